@@ -102,7 +102,6 @@ public final class FrameLayout {
      * header fields are consistent and that its checksum matches. Returns the frame length.
      *
      * @param crc a scratch checksum, reset here; passed in so a hot loop allocates nothing
-     * @see #crc32c(ByteBuffer, int, int, CRC32C) for what happens to a direct buffer's position
      * @throws CorruptFrameException saying what is wrong and where
      */
     public static int checkFrame(ByteBuffer buffer, int offset, int limit, CRC32C crc) {
@@ -174,8 +173,9 @@ public final class FrameLayout {
 
     /**
      * CRC32C over {@code [offset + CHECKSUMMED_FROM, offset + length)}. For a direct buffer this
-     * moves the buffer's position and limit (restoring neither): concurrent readers each pass their
-     * own view, which they need anyway for absolute reads.
+     * moves the buffer's position and limit for the duration of the call and restores them: callers
+     * on different threads each use their own view of a shared buffer, as absolute reads need
+     * anyway.
      */
     static int crc32c(ByteBuffer buffer, int offset, int length, CRC32C crc) {
         crc.reset();
@@ -183,8 +183,11 @@ public final class FrameLayout {
         if (buffer.hasArray()) {
             crc.update(buffer.array(), buffer.arrayOffset() + from, length - CHECKSUMMED_FROM);
         } else {
+            int position = buffer.position();
+            int limit = buffer.limit();
             buffer.limit(offset + length).position(from);
             crc.update(buffer);
+            buffer.limit(limit).position(position);
         }
         return (int) crc.getValue();
     }

@@ -149,6 +149,20 @@ class CorruptFrameTest {
     }
 
     @Test
+    void shouldLeaveADirectBufferReadableWhenCheckingSeveralFramesInIt() {
+        ByteBuffer direct =
+                ByteBuffer.allocateDirect(frame.length * 3).order(ByteOrder.LITTLE_ENDIAN);
+        direct.put(frame).put(frame).put(frame).clear();
+
+        for (int offset = 0; offset < direct.capacity(); offset += frame.length) {
+            assertThat(FrameLayout.checkFrame(direct, offset, direct.capacity(), crc))
+                    .isEqualTo(frame.length);
+        }
+        assertThat(direct.position()).isZero();
+        assertThat(direct.limit()).isEqualTo(direct.capacity());
+    }
+
+    @Test
     void shouldCheckFramesInDirectBuffersToo() {
         ByteBuffer direct = ByteBuffer.allocateDirect(frame.length).order(ByteOrder.LITTLE_ENDIAN);
         direct.put(frame).clear();
