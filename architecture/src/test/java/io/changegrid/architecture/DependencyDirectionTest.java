@@ -1,0 +1,108 @@
+package io.changegrid.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The dependency direction every module keeps, checked over the main classes of all modules. Rules
+ * on modules that later issues fill allow an empty subject, so they hold from the first class on.
+ */
+@AnalyzeClasses(packages = "io.changegrid", importOptions = ImportOption.DoNotIncludeTests.class)
+class DependencyDirectionTest {
+
+    @ArchTest
+    static final ArchRule commonEventsDependOnNothingOfOurs =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.events..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideOutsideOfPackages(
+                            "io.changegrid.events..",
+                            "java..",
+                            "javax..",
+                            "com.fasterxml.jackson.core..")
+                    .because(
+                            "every other module builds on the event format, and the format must stay "
+                                    + "usable from any fetcher, relay, consumer or tool without dragging them in");
+
+    @ArchTest
+    static final ArchRule consumerNeverDependsOnRelay =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.consumer..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage("io.changegrid.relay..", "io.changegrid.fetchers..")
+                    .allowEmptyShould(true)
+                    .because(
+                            "consumers talk to relays over HTTP only, so either side can be deployed, "
+                                    + "upgraded and replaced on its own");
+
+    @ArchTest
+    static final ArchRule onlyTheClusterPackageImportsHelix =
+            noClasses()
+                    .that()
+                    .resideOutsideOfPackage("..cluster..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage("org.apache.helix..")
+                    .because(
+                            "Helix is an adapter: the rest of the system sees typed onAssigned/onRevoked "
+                                    + "listeners, so the cluster manager can change without touching callbacks");
+
+    @ArchTest
+    static final ArchRule consumerApiHasNoTransportOrClusterTypes =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.consumer.api..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(
+                            "org.eclipse.jetty..", "org.apache.helix..", "org.apache.zookeeper..")
+                    .allowEmptyShould(true)
+                    .because("user callbacks compile against the api package alone");
+
+    @ArchTest
+    static final ArchRule policiesDependOnlyOnEvents =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.policy..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(
+                            "io.changegrid.fetchers..",
+                            "io.changegrid.relay..",
+                            "io.changegrid.consumer..")
+                    .allowEmptyShould(true)
+                    .because("the same policy runs in relays and in consumer subscriptions");
+
+    @ArchTest
+    static final ArchRule fetchersKnowNothingOfRelayOrConsumer =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.fetchers..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage("io.changegrid.relay..", "io.changegrid.consumer..")
+                    .allowEmptyShould(true)
+                    .because(
+                            "a fetcher only turns a source's log into events; the relay decides what "
+                                    + "happens to them");
+
+    @ArchTest
+    static final ArchRule mainCodeNeverUsesTheTestKit =
+            noClasses()
+                    .that()
+                    .resideOutsideOfPackages("io.changegrid.testkit..", "io.changegrid.bench..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAPackage("io.changegrid.testkit..")
+                    .because(
+                            "the test kit starts private servers and belongs on test classpaths only; "
+                                    + "only the benchmark harness, which sets up its own sources, may use it");
+}
