@@ -1,0 +1,40 @@
+package io.changegrid.config;
+
+/**
+ * Renders a schema as the Markdown reference in {@code docs/}, so the docs come from the
+ * definitions.
+ */
+public final class ConfigReference {
+
+    private ConfigReference() {}
+
+    /** A Markdown page with one table row per setting. */
+    public static String markdown(String title, String introduction, ConfigSchema schema) {
+        StringBuilder page = new StringBuilder();
+        page.append("# ").append(title).append("\n\n");
+        page.append("<!-- Generated from the key definitions; do not edit by hand. -->\n\n");
+        page.append(introduction).append("\n\n");
+        page.append("| key | type | default | rule | description |\n|---|---|---|---|---|\n");
+        for (ConfigKey<?> key : schema.keys()) {
+            page.append("| `")
+                    .append(key.path())
+                    .append("` | ")
+                    .append(key.kind().describe())
+                    .append(" | ")
+                    .append(defaultText(key))
+                    .append(" | ")
+                    .append(key.rule())
+                    .append(" | ")
+                    .append(key.doc().replace("|", "\\|"))
+                    .append(" |\n");
+        }
+        return page.toString();
+    }
+
+    private static <T> String defaultText(ConfigKey<T> key) {
+        if (key.isRequired()) {
+            return "*required*";
+        }
+        return key.secret() ? "****" : "`" + key.kind().format(key.defaultValue()) + "`";
+    }
+}
