@@ -10,7 +10,9 @@ import java.time.LocalDate;
  * @param month 1..12, or 0 for a zero month
  * @param day 1..31, or 0 for a zero day
  */
-public record SqlDate(int year, int month, int day) {
+public record SqlDate(int year, int month, int day) implements java.io.Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     /** MySQL's zero date, {@code 0000-00-00}. */
     public static final SqlDate ZERO = new SqlDate(0, 0, 0);

@@ -9,7 +9,9 @@ import java.time.LocalDateTime;
  * @param date the date part, possibly zero
  * @param nanoOfDay nanoseconds since midnight, 0 .. 86,399,999,999,999
  */
-public record SqlDateTime(SqlDate date, long nanoOfDay) {
+public record SqlDateTime(SqlDate date, long nanoOfDay) implements java.io.Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     private static final long NANOS_PER_DAY = 86_400_000_000_000L;
 

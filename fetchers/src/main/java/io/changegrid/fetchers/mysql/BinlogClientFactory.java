@@ -1,0 +1,70 @@
+package io.changegrid.fetchers.mysql;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Builds the binlog clients a fetcher connects with: positioned at a transaction boundary, with the
+ * library's own reconnection off (it would resume mid-transaction), server heartbeats on, and the
+ * lossless row deserializers installed.
+ */
+final class BinlogClientFactory {
+
+    /** As many table maps as the library keeps by default; MySQL table ids grow over time. */
+    private static final int TABLE_MAP_CACHE = 10_000;
+
+    private BinlogClientFactory() {}
+
+    static BinaryLogClient create(BinlogFetcherConfig config, BinlogPosition position) {
+        BinaryLogClient client =
+                new BinaryLogClient(config.host(), config.port(), config.user(), config.password());
+        client.setServerId(config.serverId());
+        client.setKeepAlive(false);
+        client.setHeartbeatInterval(config.heartbeatInterval().toMillis());
+        client.setConnectTimeout(config.connectTimeout().toMillis());
+        client.setBinlogFilename(position.file());
+        client.setBinlogPosition(position.offset());
+        client.setEventDeserializer(deserializer());
+        return client;
+    }
+
+    /**
+     * A deserializer whose row deserializers share its table-map cache: the library keeps that
+     * cache private, so it is built here and handed to both.
+     */
+    @SuppressWarnings("rawtypes") // the library's constructor takes a map of raw deserializers
+    static EventDeserializer deserializer() {
+        Map<Long, TableMapEventData> tableMaps =
+                new LinkedHashMap<>(1024, 0.75f, true) {
+                    private static final long serialVersionUID = 1L;
+
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<Long, TableMapEventData> eldest) {
+                        return size() > TABLE_MAP_CACHE;
+                    }
+                };
+        EventDeserializer defaults = new EventDeserializer();
+        Map<EventType, EventDataDeserializer> byType = new EnumMap<>(EventType.class);
+        for (EventType type : EventType.values()) {
+            byType.put(type, defaults.getEventDataDeserializer(type));
+        }
+        EventDeserializer deserializer =
+                new EventDeserializer(
+                        new EventHeaderV4Deserializer(),
+                        new NullEventDataDeserializer(),
+                        byType,
+                        tableMaps);
+        LosslessRowDeserializers.install(deserializer, tableMaps);
+        deserializer.setCompatibilityMode(
+                EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
+        return deserializer;
+    }
+}

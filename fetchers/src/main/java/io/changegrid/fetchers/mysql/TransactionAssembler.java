@@ -1,0 +1,422 @@
+package io.changegrid.fetchers.mysql;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.changegrid.events.Operation;
+import io.changegrid.events.frame.FrameEncoder;
+import io.changegrid.events.schema.TableSchema;
+import io.changegrid.fetchers.TableFilter;
+import io.changegrid.fetchers.TransactionSink;
+import java.io.Serializable;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the binlog's event stream into whole transactions of frames. Transactions are the unit: a
+ * transaction is handed to the sink only once its commit (XID, or COMMIT for non-transactional
+ * tables, or the end of a DDL statement) has been read, with all its events.
+ *
+ * <ul>
+ *   <li>MariaDB opens a transaction with its GTID event (there is no BEGIN); MySQL with GTID and
+ *       BEGIN, or BEGIN alone without GTIDs. The position of that first event is the transaction's
+ *       SCN ({@link BinlogPosition#scn()}); its GTID is the transaction id.
+ *   <li>The position to resume from is kept here, at transaction boundaries only: the library's own
+ *       position advances mid-transaction and must not be used.
+ *   <li>A DDL statement is its own transaction: the {@link DdlApplier} updates the schemas, and a
+ *       SCHEMA_CHANGE frame is published for each captured table it changed.
+ *   <li>Rows of tables outside the capture filter are not decoded. A transaction with nothing
+ *       captured publishes nothing, but a heartbeat follows so consumers still see the timeline
+ *       move.
+ * </ul>
+ *
+ * <p>Threading: runs on the binlog client's thread. The library swallows exceptions thrown by
+ * listeners, so every failure is caught here, kept in {@link #failure()} and ends the connection
+ * through {@code onFailure}; the fetcher's control loop then hands it on.
+ */
+final class TransactionAssembler implements BinaryLogClient.EventListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
+    private static final RowConverter SKIP = null;
+
+    private final int sourceId;
+    private final TableFilter capture;
+    private final DdlApplier ddl;
+    private final TransactionSink sink;
+    private final FrameEncoder encoder;
+    private final int maxTransactionBytes;
+    private final long heartbeatAfterNanos;
+    private final Runnable onFailure;
+    private final Map<Long, RowConverter> routes = new HashMap<>();
+    private final Map<Long, RowConverter> converters = new HashMap<>();
+
+    private String file;
+    private BinlogPosition committed;
+    private long lastPublishNanos = System.nanoTime();
+
+    private boolean open;
+    private boolean began;
+    private BinlogPosition start;
+    private String transactionId;
+    private long commitTimeMicros;
+
+    /**
+     * Whether the open group ends with its DDL statement (no XID follows). MariaDB marks such
+     * groups FL_STANDALONE; MySQL's DDL groups end with the statement unless it is a CREATE ...
+     * SELECT, which MySQL logs as "CREATE TABLE ... START TRANSACTION" followed by rows and an XID.
+     * MariaDB logs CREATE ... SELECT in ROW format as a plain CREATE TABLE, rows and an XID in a
+     * group without FL_STANDALONE.
+     */
+    private boolean endsWithStatement = true;
+
+    private volatile Throwable failure;
+
+    TransactionAssembler(
+            int sourceId,
+            TableFilter capture,
+            DdlApplier ddl,
+            TransactionSink sink,
+            int maxTransactionBytes,
+            long heartbeatAfterNanos,
+            BinlogPosition resumeFrom,
+            Runnable onFailure) {
+        this.sourceId = sourceId;
+        this.capture = capture;
+        this.ddl = ddl;
+        this.sink = sink;
+        this.maxTransactionBytes = maxTransactionBytes;
+        this.heartbeatAfterNanos = heartbeatAfterNanos;
+        this.committed = resumeFrom;
+        this.file = resumeFrom.file();
+        this.onFailure = onFailure;
+        this.encoder = new FrameEncoder(64 * 1024);
+    }
+
+    /** Where the next transaction starts: the position to reconnect at. */
+    BinlogPosition committed() {
+        return committed;
+    }
+
+    /** What stopped this assembler, or {@code null}. */
+    Throwable failure() {
+        return failure;
+    }
+
+    /** Drops a transaction left open by a broken connection; the next connection re-reads it. */
+    void abandonOpenTransaction() {
+        open = false;
+        began = false;
+        encoder.buffer().clear();
+        routes.clear();
+    }
+
+    @Override
+    public void onEvent(Event event) {
+        if (failure != null) {
+            return;
+        }
+        try {
+            handle(event);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(e);
+        } catch (RuntimeException | Error e) {
+            fail(e);
+        }
+    }
+
+    private void handle(Event event) throws InterruptedException {
+        EventHeaderV4 header = event.getHeader();
+        switch (header.getEventType()) {
+            case ROTATE -> rotate(event.getData());
+            case MARIADB_GTID -> {
+                MariadbGtidEventData gtid = event.getData();
+                // The GTID's server id is the event header's; the event body does not carry it.
+                begin(
+                        header,
+                        gtid.getDomainId() + "-" + header.getServerId() + "-" + gtid.getSequence());
+                endsWithStatement = (gtid.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
+            }
+            case GTID -> {
+                GtidEventData gtid = event.getData();
+                begin(header, gtid.getMySqlGtid().toString());
+                if (gtid.getOriginalCommitTimestamp() > 0) {
+                    commitTimeMicros = gtid.getOriginalCommitTimestamp();
+                }
+            }
+            case QUERY -> query(header, event.getData());
+            case TABLE_MAP -> tableMap(header, event.getData());
+            case WRITE_ROWS, EXT_WRITE_ROWS -> {
+                WriteRowsEventData rows = event.getData();
+                for (Serializable[] row : rows.getRows()) {
+                    rowChange(
+                            header,
+                            rows.getTableId(),
+                            Operation.INSERT,
+                            null,
+                            row,
+                            rows.getIncludedColumns(),
+                            null);
+                }
+            }
+            case UPDATE_ROWS, EXT_UPDATE_ROWS -> {
+                UpdateRowsEventData rows = event.getData();
+                for (Map.Entry<Serializable[], Serializable[]> row : rows.getRows()) {
+                    rowChange(
+                            header,
+                            rows.getTableId(),
+                            Operation.UPDATE,
+                            row.getKey(),
+                            row.getValue(),
+                            rows.getIncludedColumns(),
+                            rows.getIncludedColumnsBeforeUpdate());
+                }
+            }
+            case DELETE_ROWS, EXT_DELETE_ROWS -> {
+                DeleteRowsEventData rows = event.getData();
+                for (Serializable[] row : rows.getRows()) {
+                    rowChange(
+                            header,
+                            rows.getTableId(),
+                            Operation.DELETE,
+                            row,
+                            null,
+                            null,
+                            rows.getIncludedColumns());
+                }
+            }
+            case XID -> commit(header);
+            case HEARTBEAT -> {
+                if (!open) {
+                    publishHeartbeat();
+                }
+            }
+            case XA_PREPARE ->
+                    throw new FetchFailedException(
+                            "XA transactions are not supported: position=" + position(header));
+            default -> {
+                // FORMAT_DESCRIPTION, ANNOTATE_ROWS, BINLOG_CHECKPOINT, GTID lists, ...: nothing to
+                // carry.
+            }
+        }
+    }
+
+    private void rotate(RotateEventData rotate) {
+        file = rotate.getBinlogFilename();
+        if (!open && !file.equals(committed.file())) {
+            committed = new BinlogPosition(file, rotate.getBinlogPosition());
+        }
+    }
+
+    private void begin(EventHeaderV4 header, String gtid) {
+        if (open) {
+            throw new FetchFailedException(
+                    "transaction started inside another: open="
+                            + start
+                            + ", new="
+                            + position(header)
+                            + ", gtid="
+                            + gtid);
+        }
+        open = true;
+        began = false;
+        endsWithStatement = true;
+        start = position(header);
+        transactionId = gtid;
+        commitTimeMicros = header.getTimestamp() * 1_000L;
+    }
+
+    private void query(EventHeaderV4 header, QueryEventData query) throws InterruptedException {
+        String sql = query.getSql();
+        if (sql.equalsIgnoreCase("BEGIN")) {
+            if (!open) {
+                begin(header, "");
+            }
+            return;
+        }
+        if (sql.equalsIgnoreCase("COMMIT") || sql.equalsIgnoreCase("ROLLBACK")) {
+            // ROLLBACK reaches the binlog only for groups with non-transactional changes, which did
+            // happen: what was logged before it is real.
+            commit(header);
+            return;
+        }
+        if (open && began && isSavepoint(sql)) {
+            return;
+        }
+        if (!open) {
+            begin(header, "");
+        }
+        ddl.apply(start, query.getDatabase(), sql, this::appendSchemaChange);
+        routes.clear();
+        if (endsWithStatement
+                && !sql.stripTrailing()
+                        .toUpperCase(java.util.Locale.ROOT)
+                        .endsWith("START TRANSACTION")) {
+            commit(header);
+        }
+    }
+
+    private static boolean isSavepoint(String sql) {
+        String head = sql.stripLeading().toUpperCase(java.util.Locale.ROOT);
+        return head.startsWith("SAVEPOINT")
+                || head.startsWith("ROLLBACK TO")
+                || head.startsWith("RELEASE SAVEPOINT");
+    }
+
+    /** Publishes a schema change of a captured table in the open (DDL) transaction. */
+    private void appendSchemaChange(TableSchema schema, String sql) {
+        ensureBegun();
+        encoder.appendSchemaChange(schema, sql);
+    }
+
+    private void tableMap(EventHeaderV4 header, TableMapEventData map) {
+        String database = map.getDatabase();
+        String table = map.getTable();
+        if (!capture.matches(database, table)) {
+            routes.put(map.getTableId(), SKIP);
+            return;
+        }
+        TableSchema schema =
+                ddl.schema(database, table)
+                        .orElseThrow(
+                                () ->
+                                        new FetchFailedException(
+                                                "captured table has no known schema: table="
+                                                        + database
+                                                        + "."
+                                                        + table
+                                                        + ", position="
+                                                        + position(header)
+                                                        + "; its CREATE TABLE was not seen and it was not in the start snapshot"));
+        int binlogColumns = map.getColumnTypes().length;
+        if (binlogColumns != schema.columnCount()) {
+            throw new FetchFailedException(
+                    "tracked schema out of step with the binlog: table="
+                            + schema.qualifiedName()
+                            + ", schemaVersion="
+                            + schema.version()
+                            + ", schemaColumns="
+                            + schema.columnCount()
+                            + ", binlogColumns="
+                            + binlogColumns
+                            + ", position="
+                            + position(header));
+        }
+        long key = ((long) schema.tableId() << 32) | schema.version();
+        routes.put(
+                map.getTableId(), converters.computeIfAbsent(key, k -> new RowConverter(schema)));
+    }
+
+    private void rowChange(
+            EventHeaderV4 header,
+            long binlogTableId,
+            Operation op,
+            Serializable[] beforeCells,
+            Serializable[] afterCells,
+            BitSet afterColumns,
+            BitSet beforeColumns) {
+        if (!routes.containsKey(binlogTableId)) {
+            throw new FetchFailedException(
+                    "rows without a table map: binlogTableId="
+                            + binlogTableId
+                            + ", position="
+                            + position(header));
+        }
+        RowConverter converter = routes.get(binlogTableId);
+        if (converter == SKIP) {
+            return;
+        }
+        if (!open) {
+            // Row events outside BEGIN/GTID: a non-transactional statement is its own transaction.
+            begin(header, "");
+        }
+        ensureBegun();
+        Object[] before =
+                beforeCells == null ? null : converter.convert(beforeCells, beforeColumns);
+        Object[] after = afterCells == null ? null : converter.convert(afterCells, afterColumns);
+        encoder.appendRowChange(op, converter.schema(), before, after);
+        if (encoder.buffer().position() > maxTransactionBytes) {
+            throw new TransactionTooLargeException(
+                    "transaction larger than the relay can publish whole: scn="
+                            + start.scn()
+                            + ", position="
+                            + start
+                            + ", gtid="
+                            + transactionId
+                            + ", bytesSoFar="
+                            + encoder.buffer().position()
+                            + ", events="
+                            + encoder.eventCount()
+                            + ", maxTransactionBytes="
+                            + maxTransactionBytes
+                            + "; raise the relay's buffer segment size");
+        }
+    }
+
+    private void ensureBegun() {
+        if (!began) {
+            encoder.buffer().clear();
+            String id = transactionId.isEmpty() ? start.toString() : transactionId;
+            encoder.beginTransaction(sourceId, start.scn(), commitTimeMicros, id);
+            began = true;
+        }
+    }
+
+    private void commit(EventHeaderV4 header) throws InterruptedException {
+        BinlogPosition next = new BinlogPosition(file, header.getNextPosition());
+        boolean published = began;
+        if (began) {
+            encoder.endTransaction();
+            sink.accept(
+                    start.scn(),
+                    encoder.buffer().byteBuffer(),
+                    encoder.buffer().position(),
+                    next.toString());
+        }
+        committed = next;
+        open = false;
+        began = false;
+        if (published) {
+            lastPublishNanos = System.nanoTime();
+        } else if (System.nanoTime() - lastPublishNanos > heartbeatAfterNanos) {
+            publishHeartbeat();
+        }
+    }
+
+    /**
+     * A heartbeat sits just before the next transaction's SCN: above every SCN published so far and
+     * below any transaction still to come, so a consumer checkpointing it misses nothing.
+     */
+    private void publishHeartbeat() throws InterruptedException {
+        long scn = committed.scn() - 1;
+        encoder.buffer().clear();
+        encoder.appendHeartbeat(sourceId, scn, System.currentTimeMillis() * 1_000L);
+        sink.accept(
+                scn,
+                encoder.buffer().byteBuffer(),
+                encoder.buffer().position(),
+                committed.toString());
+        lastPublishNanos = System.nanoTime();
+    }
+
+    private BinlogPosition position(EventHeaderV4 header) {
+        return new BinlogPosition(file, header.getPosition());
+    }
+
+    private void fail(Throwable e) {
+        failure = e;
+        LOG.error("binlog fetch failed, disconnecting: position={}", committed, e);
+        onFailure.run();
+    }
+}

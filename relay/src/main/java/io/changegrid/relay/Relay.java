@@ -1,0 +1,237 @@
+package io.changegrid.relay;
+
+import io.changegrid.config.Config;
+import io.changegrid.fetchers.TableFilter;
+import io.changegrid.fetchers.mysql.BinlogFetcher;
+import io.changegrid.fetchers.mysql.BinlogFetcherConfig;
+import io.changegrid.fetchers.mysql.StartPosition;
+import io.changegrid.relay.buffer.EventBuffer;
+import io.changegrid.relay.buffer.EventBufferConfig;
+import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.relay.http.RelayHttpServer;
+import io.changegrid.relay.publish.Publisher;
+import io.changegrid.relay.state.PositionStore;
+import io.changegrid.relay.stream.StreamHandler;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running relay: a binlog fetcher on its own thread publishing whole transactions into the
+ * off-heap event buffer, the saved fetch position, and the HTTP API.
+ *
+ * <p>A fatal fetch error (purged binlog, unreadable DDL, ...) stops the fetcher, not the relay: the
+ * buffer keeps being served, {@code /v1/health} answers 503 with the reason, and the error is
+ * logged once.
+ */
+public final class Relay implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
+
+    private final Config config;
+    private final EventBuffer buffer;
+    private final Publisher publisher;
+    private final BinlogFetcher fetcher;
+    private final RelayHttpServer http;
+    private final PrometheusMeterRegistry metrics;
+    private final Thread fetchThread;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile Throwable failure;
+    private volatile boolean closing;
+
+    private Relay(Config config) throws Exception {
+        this.config = config;
+        this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.buffer = new EventBuffer(bufferConfig(config));
+        Path state = config.get(RelaySettings.STATE_DIRECTORY);
+        PositionStore positions = new PositionStore(state);
+        this.publisher =
+                new Publisher(
+                        buffer,
+                        positions,
+                        config.get(RelaySettings.STATE_SAVE_INTERVAL).toNanos(),
+                        metrics);
+        Optional<PositionStore.SavedPosition> saved = positions.load();
+        this.fetcher =
+                BinlogFetcher.open(
+                        fetcherConfig(config),
+                        state,
+                        saved.map(PositionStore.SavedPosition::resumePosition).orElse(null),
+                        publisher);
+        // What this relay can serve starts after the last transaction it had published, or just
+        // before the position it starts reading at: older checkpoints are too old here.
+        buffer.startAfter(
+                saved.map(PositionStore.SavedPosition::scn).orElse(fetcher.position().scn() - 1));
+        registerGauges();
+        this.http =
+                new RelayHttpServer(
+                        config.get(RelaySettings.HTTP_HOST),
+                        config.get(RelaySettings.HTTP_PORT),
+                        this::status,
+                        this::health,
+                        metrics,
+                        new StreamHandler(buffer, fetcher.registry()));
+        this.fetchThread = new Thread(this::fetch, "relay-fetcher");
+    }
+
+    /** Starts a relay: fetcher thread and HTTP API. */
+    public static Relay start(Config config) throws Exception {
+        Relay relay = new Relay(config);
+        relay.http.start();
+        relay.fetchThread.start();
+        LOG.info(
+                "relay started: http=http://{}:{}/v1/status, source={}:{}, buffer={}",
+                config.get(RelaySettings.HTTP_HOST),
+                relay.http.port(),
+                config.get(RelaySettings.SOURCE_HOST),
+                config.get(RelaySettings.SOURCE_PORT),
+                relay.buffer);
+        return relay;
+    }
+
+    private void fetch() {
+        try {
+            fetcher.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            LOG.error(
+                    "relay fetcher stopped on an error; the buffer is still served: {}",
+                    e.getMessage(),
+                    e);
+        } finally {
+            try {
+                publisher.flush();
+            } catch (RuntimeException e) {
+                LOG.error("fetch position could not be saved at fetcher stop", e);
+            }
+        }
+    }
+
+    /** The port of the HTTP API. */
+    public int httpPort() {
+        return http.port();
+    }
+
+    public EventBuffer buffer() {
+        return buffer;
+    }
+
+    /** Why the fetcher stopped, or null while it runs or after a clean stop. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    public RelayHealth health() {
+        Throwable fatal = failure;
+        return new RelayHealth(fetchState(), fatal == null ? null : fatal.getMessage());
+    }
+
+    public RelayStatus status() {
+        Throwable fatal = failure;
+        return new RelayStatus(
+                config.get(RelaySettings.SOURCE_ID),
+                config.get(RelaySettings.SOURCE_HOST) + ":" + config.get(RelaySettings.SOURCE_PORT),
+                fetchState(),
+                fatal == null ? null : fatal.getMessage(),
+                fetcher.position().toString(),
+                publisher.lastScn(),
+                publisher.lagMillis(),
+                buffer.oldestScn(),
+                buffer.newestScn(),
+                buffer.highestEvictedScn(),
+                buffer.bytesUsed(),
+                buffer.capacity(),
+                buffer.transactionsAppended(),
+                buffer.transactionsEvicted());
+    }
+
+    private String fetchState() {
+        if (failure != null) {
+            return "FAILED";
+        }
+        return fetchThread.isAlive() ? "RUNNING" : "STOPPED";
+    }
+
+    /** Blocks until {@link #close()}. */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    @Override
+    public void close() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        fetcher.stop();
+        try {
+            fetchThread.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            http.close();
+        } catch (Exception e) {
+            LOG.warn("HTTP server did not stop cleanly", e);
+        }
+        buffer.close();
+        metrics.close();
+        stopped.countDown();
+        LOG.info("relay stopped: position={}", fetcher.position());
+    }
+
+    private void registerGauges() {
+        Gauge.builder("changegrid.relay.buffer.bytes.used", buffer, EventBuffer::bytesUsed)
+                .baseUnit("bytes")
+                .register(metrics);
+        Gauge.builder("changegrid.relay.buffer.scn.newest", buffer, EventBuffer::newestScn)
+                .register(metrics);
+        Gauge.builder("changegrid.relay.buffer.scn.oldest", buffer, EventBuffer::oldestScn)
+                .register(metrics);
+        Gauge.builder(
+                        "changegrid.relay.buffer.transactions.evicted",
+                        buffer,
+                        EventBuffer::transactionsEvicted)
+                .register(metrics);
+        Gauge.builder("changegrid.relay.fetch.lag", publisher, Publisher::lagMillis)
+                .baseUnit("milliseconds")
+                .register(metrics);
+    }
+
+    static EventBufferConfig bufferConfig(Config config) {
+        long capacity = config.get(RelaySettings.BUFFER_CAPACITY);
+        int segment = Math.toIntExact(config.get(RelaySettings.BUFFER_SEGMENT));
+        return switch (config.get(RelaySettings.BUFFER_STORAGE)) {
+            case DIRECT -> EventBufferConfig.direct(capacity, segment);
+            case MAPPED ->
+                    EventBufferConfig.mapped(
+                            capacity, segment, config.get(RelaySettings.BUFFER_DIRECTORY));
+        };
+    }
+
+    static BinlogFetcherConfig fetcherConfig(Config config) {
+        return new BinlogFetcherConfig(
+                config.get(RelaySettings.SOURCE_HOST),
+                config.get(RelaySettings.SOURCE_PORT),
+                config.get(RelaySettings.SOURCE_USER),
+                config.get(RelaySettings.SOURCE_PASSWORD),
+                config.get(RelaySettings.SOURCE_SERVER_ID),
+                config.get(RelaySettings.SOURCE_ID),
+                TableFilter.of(
+                        config.get(RelaySettings.CAPTURE_INCLUDE),
+                        config.get(RelaySettings.CAPTURE_EXCLUDE)),
+                StartPosition.parse(config.get(RelaySettings.SOURCE_START)),
+                config.get(RelaySettings.SOURCE_HEARTBEAT),
+                config.get(RelaySettings.SOURCE_CONNECT_TIMEOUT),
+                config.get(RelaySettings.SOURCE_BACKOFF_MAX),
+                Math.toIntExact(config.get(RelaySettings.BUFFER_SEGMENT)));
+    }
+}

@@ -1,0 +1,65 @@
+package io.changegrid.relay;
+
+import io.changegrid.config.Config;
+import io.changegrid.config.ConfigException;
+import io.changegrid.config.YamlConfigFile;
+import io.changegrid.relay.config.RelaySettings;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Starts a relay from a YAML file and command-line overrides, logs its effective configuration once
+ * (password masked), and runs until SIGTERM/SIGINT.
+ *
+ * <pre>
+ * relay --config relay.yaml --set source.host=db1 --set http.port=7071
+ * </pre>
+ */
+@Command(
+        name = "relay",
+        mixinStandardHelpOptions = true,
+        description =
+                "Reads a MySQL/MariaDB binlog into an off-heap event buffer and serves it over HTTP.")
+public final class RelayMain implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RelayMain.class);
+
+    @Option(
+            names = {"-c", "--config"},
+            description = "YAML configuration file (docs/relay-configuration.md).")
+    private Path configFile;
+
+    @Option(
+            names = {"-s", "--set"},
+            description = "Overrides one setting: key=value (repeatable).")
+    private Map<String, String> overrides = new LinkedHashMap<>();
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new RelayMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Config config;
+        try {
+            Map<String, Object> tree =
+                    configFile == null ? Map.of() : YamlConfigFile.read(configFile);
+            config = RelaySettings.SCHEMA.load(tree, overrides);
+        } catch (ConfigException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        LOG.info("relay starting: config={}", config.describe());
+        Relay relay = Relay.start(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "relay-shutdown"));
+        relay.awaitStop();
+        return relay.failure() == null ? 0 : 1;
+    }
+}

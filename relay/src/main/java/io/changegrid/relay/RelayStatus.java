@@ -1,0 +1,25 @@
+package io.changegrid.relay;
+
+/**
+ * A snapshot of what a relay is doing, for {@code /v1/status} and the CLI.
+ *
+ * @param fetchState RUNNING, STOPPED or FAILED
+ * @param fetchError why it failed, or null
+ * @param fetchPosition the source position after the last transaction read completely
+ * @param lagMillis time since the source commit of the last published transaction or heartbeat
+ */
+public record RelayStatus(
+        int sourceId,
+        String sourceAddress,
+        String fetchState,
+        String fetchError,
+        String fetchPosition,
+        long lastPublishedScn,
+        long lagMillis,
+        long oldestScn,
+        long newestScn,
+        long highestEvictedScn,
+        long bytesUsed,
+        long capacity,
+        long transactionsAppended,
+        long transactionsEvicted) {}

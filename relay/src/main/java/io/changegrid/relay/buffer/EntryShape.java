@@ -1,0 +1,84 @@
+package io.changegrid.relay.buffer;
+
+import io.changegrid.events.Operation;
+import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.frame.FrameLayout;
+import java.nio.ByteBuffer;
+
+/**
+ * Checks that bytes offered to {@link EventBuffer#append} are one entry: whole frames back to back
+ * that all carry the given SCN, ending with END_OF_TRANSACTION and holding no other END or
+ * HEARTBEAT, or a single HEARTBEAT frame. Readers walk entries by these rules without checking them
+ * again, so the writer checks once here; headers only, since the publisher's encoder computed the
+ * checksums.
+ *
+ * <p>Not thread-safe: the writer owns one.
+ */
+final class EntryShape {
+
+    private static final int END_OF_TRANSACTION = Operation.END_OF_TRANSACTION.code();
+    private static final int HEARTBEAT = Operation.HEARTBEAT.code();
+
+    private final EventFrame frame = new EventFrame();
+
+    /**
+     * Checks the entry in {@code [offset, offset + length)} of {@code source}.
+     *
+     * @return true for a heartbeat, false for a transaction
+     * @throws IllegalArgumentException saying what does not fit and where
+     */
+    boolean check(long scn, ByteBuffer source, int offset, int length) {
+        int end = offset + length;
+        int at = offset;
+        int frames = 0;
+        while (true) {
+            if (end - at < FrameLayout.HEADER_LENGTH) {
+                throw misfit("truncated frame header", scn, offset, length, at);
+            }
+            frame.wrap(source, at);
+            int frameLength = frame.length();
+            if (frameLength < FrameLayout.HEADER_LENGTH || frameLength > end - at) {
+                throw misfit("frame length out of bounds", scn, offset, length, at);
+            }
+            if (frame.scn() != scn) {
+                throw new IllegalArgumentException(
+                        "frame SCN differs from the entry's: scn="
+                                + scn
+                                + ", frameScn="
+                                + frame.scn()
+                                + ", at="
+                                + at);
+            }
+            int op = frame.operationCode();
+            at += frameLength;
+            frames++;
+            if (op == HEARTBEAT) {
+                if (frames != 1 || at != end) {
+                    throw misfit("heartbeat not alone", scn, offset, length, at - frameLength);
+                }
+                return true;
+            }
+            if (op == END_OF_TRANSACTION) {
+                if (at != end) {
+                    throw misfit("bytes after END_OF_TRANSACTION", scn, offset, length, at);
+                }
+                return false;
+            }
+        }
+    }
+
+    private static IllegalArgumentException misfit(
+            String what, long scn, int offset, int length, int at) {
+        return new IllegalArgumentException(
+                "not one whole transaction or heartbeat, "
+                        + what
+                        + ": scn="
+                        + scn
+                        + ", offset="
+                        + offset
+                        + ", length="
+                        + length
+                        + ", at="
+                        + at);
+    }
+}

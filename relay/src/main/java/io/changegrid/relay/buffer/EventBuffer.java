@@ -1,0 +1,377 @@
+package io.changegrid.relay.buffer;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+/**
+ * The relay's event buffer: whole source transactions of serialized frames in one circular log over
+ * off-heap segments, laid out as {@link EventBufferLayout} describes.
+ *
+ * <p>The publisher {@link #append appends} one entry at a time: a transaction (frames ending with
+ * END_OF_TRANSACTION) or a heartbeat. When the log is full, the writer evicts the oldest segment,
+ * and with it the oldest whole transactions, without waiting for anyone. Readers copy whole
+ * transactions after a checkpoint SCN through their own {@link EventBufferReader} ({@link
+ * #newReader()}), and learn of new data from {@link #addListener listeners} or {@link
+ * #newestScn()}.
+ *
+ * <p>SCNs never decrease: each transaction's SCN is above every SCN appended before it, and a
+ * heartbeat's is at least the last one (heartbeats may repeat). A transaction at a heartbeat's SCN
+ * is refused because a consumer checkpointed at that heartbeat asks for SCNs above it, and would
+ * never see the transaction.
+ *
+ * <p>Threading: exactly one writer thread calls {@link #append}; any number of threads read, each
+ * with its own reader; getters and listener registration are safe from any thread. Readers never
+ * block the writer and the writer never waits for readers: an append becomes visible, all of it at
+ * once, through a release store of the tail position after its bytes are written; an eviction moves
+ * the head position before any byte of the evicted segment is overwritten, and readers check the
+ * head after copying to discard copies the writer overwrote.
+ */
+public final class EventBuffer implements AutoCloseable {
+
+    /** The SCN of nothing: no entry appended, none evicted. */
+    public static final long NULL_SCN = -1;
+
+    /** Returned by {@link #append} for an entry longer than {@link #maxTransactionBytes()}. */
+    public static final long TRANSACTION_TOO_LARGE = -1;
+
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle NEWEST_SCN;
+    private static final VarHandle OLDEST_SCN;
+    private static final VarHandle HIGHEST_EVICTED_SCN;
+    private static final VarHandle TRANSACTIONS_APPENDED;
+    private static final VarHandle TRANSACTIONS_EVICTED;
+    private static final VarHandle SEGMENTS_EVICTED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(EventBuffer.class, "headPosition", long.class);
+            TAIL = lookup.findVarHandle(EventBuffer.class, "tailPosition", long.class);
+            NEWEST_SCN = lookup.findVarHandle(EventBuffer.class, "newestScn", long.class);
+            OLDEST_SCN = lookup.findVarHandle(EventBuffer.class, "oldestScn", long.class);
+            HIGHEST_EVICTED_SCN =
+                    lookup.findVarHandle(EventBuffer.class, "highestEvictedScn", long.class);
+            TRANSACTIONS_APPENDED =
+                    lookup.findVarHandle(EventBuffer.class, "transactionsAppended", long.class);
+            TRANSACTIONS_EVICTED =
+                    lookup.findVarHandle(EventBuffer.class, "transactionsEvicted", long.class);
+            SEGMENTS_EVICTED =
+                    lookup.findVarHandle(EventBuffer.class, "segmentsEvicted", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final EventBufferConfig config;
+    private final int segmentBytes;
+    private final int segmentCount;
+    private final int segmentShift;
+    private final int offsetMask;
+    private final ScnIndex index;
+    private final AppendListeners listeners = new AppendListeners();
+
+    /** Null once closed; readers fetch it on every read so that closing lets the memory go. */
+    private volatile ByteBuffer[] segments;
+
+    // Shared state: written by the writer only, with release stores; read by anyone.
+    private volatile long headPosition;
+    private volatile long tailPosition;
+    private volatile long newestScn = NULL_SCN;
+    private volatile long oldestScn = NULL_SCN;
+    private volatile long highestEvictedScn = NULL_SCN;
+    private volatile long transactionsAppended;
+    private volatile long transactionsEvicted;
+    private volatile long segmentsEvicted;
+
+    // Writer-only state.
+    private final EntryShape entryShape = new EntryShape();
+    private final long[] segmentLastScn;
+    private final int[] segmentEntries;
+    private long writePosition;
+    private long lastScn = NULL_SCN;
+
+    /**
+     * Allocates the whole capacity now, from the configured storage.
+     *
+     * @throws IllegalStateException if the memory is not available, naming the limit to raise
+     */
+    public EventBuffer(EventBufferConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.segmentBytes = config.segmentBytes();
+        this.segmentCount = config.segmentCount();
+        this.segmentShift = Integer.numberOfTrailingZeros(segmentBytes);
+        this.offsetMask = segmentBytes - 1;
+        this.index = new ScnIndex(segmentCount, segmentBytes, config.indexStrideBytes());
+        this.segmentLastScn = new long[segmentCount];
+        this.segmentEntries = new int[segmentCount];
+        ByteBuffer[] allocated = config.storage().allocate(segmentCount, segmentBytes);
+        for (ByteBuffer segment : allocated) {
+            segment.order(ByteOrder.LITTLE_ENDIAN);
+        }
+        this.segments = allocated;
+    }
+
+    /**
+     * Appends one entry: a whole transaction, or one heartbeat frame. Readers see all of it or none
+     * of it. Writer thread only.
+     *
+     * @param scn the entry's SCN, which every frame in it carries
+     * @param frames holds the entry's frames back to back, little-endian, e.g. a {@link
+     *     io.changegrid.events.frame.FrameEncoder}'s buffer; its position and limit are not used
+     *     beyond bounds checks, nor changed
+     * @param offset where the first frame starts
+     * @param length the entry's length in bytes
+     * @return the log position after the entry, or {@link #TRANSACTION_TOO_LARGE} if {@code length}
+     *     exceeds {@link #maxTransactionBytes()}: nothing was appended, and what to do (fail the
+     *     source, split, skip) is the caller's decision
+     * @throws IllegalArgumentException if the bytes are not one whole transaction or heartbeat of
+     *     this SCN, or the SCN goes backwards
+     * @throws IllegalStateException if the buffer is closed
+     */
+    public long append(long scn, ByteBuffer frames, int offset, int length) {
+        ByteBuffer[] log = openSegments();
+        Objects.checkFromIndexSize(offset, length, frames.limit());
+        if (length > segmentBytes) {
+            return TRANSACTION_TOO_LARGE;
+        }
+        boolean heartbeat = entryShape.check(scn, frames, offset, length);
+        checkScn(scn, heartbeat);
+
+        long position = writePosition;
+        int offsetInSegment = (int) position & offsetMask;
+        if (offsetInSegment + length > segmentBytes) {
+            EventBufferLayout.markEndOfSegment(
+                    log[slotOf(position >>> segmentShift)], offsetInSegment, segmentBytes);
+            position = ((position >>> segmentShift) + 1) << segmentShift;
+            offsetInSegment = 0;
+        }
+        long sequence = position >>> segmentShift;
+        int slot = slotOf(sequence);
+        if (offsetInSegment == 0) {
+            enterSegment(sequence, slot);
+        }
+        log[slot].put(offsetInSegment, frames, offset, length);
+        index.onEntry(slot, scn, offsetInSegment);
+        segmentLastScn[slot] = scn;
+        segmentEntries[slot]++;
+        if (oldestScn == NULL_SCN) {
+            OLDEST_SCN.setRelease(this, scn);
+        }
+
+        long tail = position + length;
+        writePosition = tail;
+        lastScn = scn;
+        TAIL.setRelease(this, tail);
+        NEWEST_SCN.setRelease(this, scn);
+        TRANSACTIONS_APPENDED.setRelease(this, transactionsAppended + 1);
+        listeners.onAppend(scn);
+        return tail;
+    }
+
+    private void checkScn(long scn, boolean heartbeat) {
+        if (scn < 0) {
+            throw new IllegalArgumentException("SCN must not be negative: scn=" + scn);
+        }
+        if (heartbeat ? scn < lastScn : scn <= lastScn) {
+            throw new IllegalArgumentException(
+                    (heartbeat
+                                    ? "heartbeat SCN below the last appended SCN"
+                                    : "transaction SCN not above the last appended SCN")
+                            + ": scn="
+                            + scn
+                            + ", lastScn="
+                            + lastScn);
+        }
+    }
+
+    /** Starts writing segment {@code sequence}, evicting the segment the slot held before. */
+    private void enterSegment(long sequence, int slot) {
+        if (sequence >= segmentCount) {
+            long newHeadSequence = sequence - segmentCount + 1;
+            // Stored in the reverse of the order readers read them, each with release semantics:
+            // a reader that sees the new head sees the new evicted SCN, and one that sees the new
+            // evicted SCN (and answers TOO_OLD) sees the new oldest SCN, not one at or below its
+            // checkpoint.
+            OLDEST_SCN.setRelease(this, index.firstScn(slotOf(newHeadSequence)));
+            HIGHEST_EVICTED_SCN.setRelease(this, segmentLastScn[slot]);
+            TRANSACTIONS_EVICTED.setRelease(this, transactionsEvicted + segmentEntries[slot]);
+            SEGMENTS_EVICTED.setRelease(this, segmentsEvicted + 1);
+            HEAD.setRelease(this, newHeadSequence << segmentShift);
+            // The head must be visible before any byte of the old segment changes, or a
+            // reader could copy overwritten bytes and still find the head where it was.
+            VarHandle.storeStoreFence();
+        }
+        index.clear(slot);
+        segmentEntries[slot] = 0;
+    }
+
+    /**
+     * Declares that this buffer's timeline starts after {@code scn}: a relay that starts (or
+     * restarts) at a source position cannot serve anything at or below it, so checkpoints below it
+     * answer {@link EventBufferReader#TOO_OLD} like evicted ones, and appends must go above it.
+     * Writer thread, before the first append.
+     *
+     * @throws IllegalStateException if something was appended already
+     */
+    public void startAfter(long scn) {
+        if (transactionsAppended != 0) {
+            throw new IllegalStateException(
+                    "buffer already has entries: transactionsAppended=" + transactionsAppended);
+        }
+        lastScn = scn;
+        HIGHEST_EVICTED_SCN.setRelease(this, scn);
+    }
+
+    /** A new cursor for one reader thread. */
+    public EventBufferReader newReader() {
+        openSegments();
+        return new EventBufferReader(this);
+    }
+
+    /** Calls {@code listener} on the writer thread after every append, until removed. */
+    public void addListener(AppendListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Stops calling {@code listener}; returns false if it was not registered. */
+    public boolean removeListener(AppendListener listener) {
+        return listeners.remove(listener);
+    }
+
+    /** The SCN of the oldest entry held, or {@link #NULL_SCN} if none was appended. */
+    public long oldestScn() {
+        return oldestScn;
+    }
+
+    /** The SCN of the newest entry, or {@link #NULL_SCN}: reads above it get nothing yet. */
+    public long newestScn() {
+        return newestScn;
+    }
+
+    /**
+     * The highest SCN evicted, or {@link #NULL_SCN}: checkpoints below it are too old to be served.
+     */
+    public long highestEvictedScn() {
+        return highestEvictedScn;
+    }
+
+    /** Bytes of log between the oldest and the newest entry, padding at segment ends included. */
+    public long bytesUsed() {
+        long head = headPosition;
+        return tailPosition - head;
+    }
+
+    /** Total bytes of the log. */
+    public long capacity() {
+        return config.capacityBytes();
+    }
+
+    /** The longest entry {@link #append} accepts: one segment. */
+    public int maxTransactionBytes() {
+        return segmentBytes;
+    }
+
+    /** Entries (transactions and heartbeats) appended since construction. */
+    public long transactionsAppended() {
+        return transactionsAppended;
+    }
+
+    /** Entries (transactions and heartbeats) evicted since construction. */
+    public long transactionsEvicted() {
+        return transactionsEvicted;
+    }
+
+    /** Segments evicted since construction. */
+    public long segmentsEvicted() {
+        return segmentsEvicted;
+    }
+
+    /** Heap bytes of the sparse SCN index, fixed at construction. */
+    public long indexHeapBytes() {
+        return index.heapBytes();
+    }
+
+    /** The configuration this buffer was built with. */
+    public EventBufferConfig config() {
+        return config;
+    }
+
+    /**
+     * Closes the buffer: later appends and reads fail with {@link IllegalStateException}. The
+     * segments are not freed here but dropped, and go with their buffers' cleaners once reads in
+     * flight finish and the garbage collector runs: freeing or unmapping memory a reader may still
+     * be copying from would crash the JVM. Idempotent.
+     */
+    @Override
+    public void close() {
+        segments = null;
+    }
+
+    /** True once {@link #close()} was called. */
+    public boolean isClosed() {
+        return segments == null;
+    }
+
+    @Override
+    public String toString() {
+        return "EventBuffer[capacity="
+                + capacity()
+                + ", segmentBytes="
+                + segmentBytes
+                + ", segments="
+                + segmentCount
+                + ", storage="
+                + config.storage()
+                + ", bytesUsed="
+                + bytesUsed()
+                + ", oldestScn="
+                + oldestScn
+                + ", newestScn="
+                + newestScn
+                + ", highestEvictedScn="
+                + highestEvictedScn
+                + "]";
+    }
+
+    // For readers, in this package.
+
+    ByteBuffer[] openSegments() {
+        ByteBuffer[] log = segments;
+        if (log == null) {
+            throw new IllegalStateException("event buffer closed: capacity=" + capacity());
+        }
+        return log;
+    }
+
+    long headPosition() {
+        return headPosition;
+    }
+
+    long tailPosition() {
+        return tailPosition;
+    }
+
+    int segmentBytes() {
+        return segmentBytes;
+    }
+
+    int segmentShift() {
+        return segmentShift;
+    }
+
+    int segmentCount() {
+        return segmentCount;
+    }
+
+    ScnIndex index() {
+        return index;
+    }
+
+    int slotOf(long sequence) {
+        return (int) (sequence % segmentCount);
+    }
+}

@@ -1,0 +1,322 @@
+package io.changegrid.relay.buffer;
+
+import io.changegrid.events.Operation;
+import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.frame.FrameLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+
+/**
+ * One reader's cursor over an {@link EventBuffer}: {@link #read} copies whole entries (transactions
+ * and heartbeats) with SCNs above a checkpoint into the reader's own buffer.
+ *
+ * <p>{@code read} returns the number of entries copied, or one of {@link #NOTHING_YET}, {@link
+ * #TOO_OLD} and {@link #DESTINATION_TOO_SMALL}; the getters then describe what happened. A reader
+ * that asks again with the last SCN it got (its new checkpoint) continues where it stopped; any
+ * other checkpoint is found through the sparse SCN index. In that steady state a read allocates
+ * nothing and searches nothing.
+ *
+ * <p>Reads are optimistic: the entries are copied without any lock, then the buffer's head is read
+ * again; if the writer evicted anything the read relied on meanwhile, the copy is discarded and the
+ * read starts over, which then answers {@link #TOO_OLD} if the checkpoint fell out of the buffer.
+ * So a read never blocks the writer and never returns bytes that were being overwritten.
+ *
+ * <p>Not thread-safe: one reader per thread (or per consumer connection handed between threads with
+ * a happens-before edge). Readers are cheap; make one per consumer.
+ */
+public final class EventBufferReader {
+
+    /** Nothing above the checkpoint yet: ask again when {@link AppendListener} says so. */
+    public static final int NOTHING_YET = 0;
+
+    /**
+     * Entries above the checkpoint were evicted: the consumer cannot continue from this buffer.
+     * {@link #oldestScn()} says what the buffer holds now.
+     */
+    public static final int TOO_OLD = -1;
+
+    /**
+     * The first entry above the checkpoint does not fit in the destination's remaining bytes:
+     * {@link #requiredBytes()} says how many it needs. Nothing was copied.
+     */
+    public static final int DESTINATION_TOO_SMALL = -2;
+
+    /** Internal: no entry where one should start; torn by an eviction, or a bug. */
+    private static final int UNREADABLE = Integer.MIN_VALUE;
+
+    private static final long NO_CURSOR = Long.MIN_VALUE;
+    private static final int END_OF_TRANSACTION = Operation.END_OF_TRANSACTION.code();
+    private static final int HEARTBEAT = Operation.HEARTBEAT.code();
+
+    private final EventBuffer buffer;
+    private final ScnIndex index;
+    private final int segmentBytes;
+    private final int segmentShift;
+    private final EventFrame frame = new EventFrame();
+
+    // Where the last read stopped: every entry before cursorPosition has an SCN <= cursorScn.
+    private long cursorScn = NO_CURSOR;
+    private long cursorPosition;
+
+    // What the last read found.
+    private int bytesCopied;
+    private long lastScn = EventBuffer.NULL_SCN;
+    private int requiredBytes;
+    private long oldestScn = EventBuffer.NULL_SCN;
+
+    private long retries;
+
+    // Scratch of one attempt, kept in fields so that an attempt allocates nothing.
+    private long seekReliedOn;
+    private long scanEnd;
+    private int scanBytes;
+    private long scanLastScn;
+    private int scanRequired;
+    private long unreadableAt;
+
+    EventBufferReader(EventBuffer buffer) {
+        this.buffer = buffer;
+        this.index = buffer.index();
+        this.segmentBytes = buffer.segmentBytes();
+        this.segmentShift = buffer.segmentShift();
+    }
+
+    /**
+     * Copies whole entries with SCNs above {@code checkpointScn}, oldest first, into {@code
+     * destination} from its position up to its limit, and advances its position past them. Copies
+     * as many as fit, at least one if there is one and it fits.
+     *
+     * @param checkpointScn the SCN the consumer has: {@link EventBuffer#NULL_SCN} for "from the
+     *     oldest", else the {@link #lastScn()} of its last read
+     * @return the number of entries copied (see {@link #bytesCopied()}, {@link #lastScn()}), or
+     *     {@link #NOTHING_YET}, {@link #TOO_OLD}, {@link #DESTINATION_TOO_SMALL}
+     * @throws IllegalStateException if the buffer is closed
+     */
+    public int read(long checkpointScn, ByteBuffer destination) {
+        if (checkpointScn < EventBuffer.NULL_SCN) {
+            throw new IllegalArgumentException(
+                    "checkpoint SCN below NULL_SCN: checkpointScn=" + checkpointScn);
+        }
+        ByteBuffer[] log = buffer.openSegments();
+        bytesCopied = 0;
+        lastScn = checkpointScn;
+        requiredBytes = 0;
+        oldestScn = EventBuffer.NULL_SCN;
+        if (checkpointScn >= buffer.newestScn()) {
+            return NOTHING_YET;
+        }
+        int base = destination.position();
+        int room = destination.remaining();
+        while (true) {
+            long head = buffer.headPosition();
+            // Read after the head: the writer stores the evicted SCN before it moves the head.
+            if (buffer.highestEvictedScn() > checkpointScn) {
+                // Read after the evicted SCN, which the writer stores after the oldest SCN.
+                oldestScn = buffer.oldestScn();
+                return TOO_OLD;
+            }
+            long tail = buffer.tailPosition();
+            long start;
+            long reliedOn;
+            if (checkpointScn == cursorScn) {
+                // Anything evicted between the cursor and the head was at most the evicted SCN,
+                // so at most the checkpoint: nothing is skipped by starting at the head.
+                start = Math.max(cursorPosition, head);
+                reliedOn = start;
+            } else {
+                start = seek(checkpointScn, head, tail);
+                reliedOn = seekReliedOn;
+            }
+            int result = scan(log, checkpointScn, start, tail, destination, base, room);
+            // Every read of the log above must complete before the head is read again.
+            VarHandle.acquireFence();
+            if (buffer.headPosition() > reliedOn) {
+                retries++;
+                continue;
+            }
+            if (result == UNREADABLE) {
+                throw new IllegalStateException(
+                        "event buffer holds no entry where one should start: position="
+                                + unreadableAt
+                                + ", checkpointScn="
+                                + checkpointScn
+                                + ", head="
+                                + head
+                                + ", tail="
+                                + tail);
+            }
+            return finish(result, checkpointScn, destination, base);
+        }
+    }
+
+    private int finish(int result, long checkpointScn, ByteBuffer destination, int base) {
+        if (result > 0) {
+            destination.position(base + scanBytes);
+            bytesCopied = scanBytes;
+            lastScn = scanLastScn;
+            cursorScn = scanLastScn;
+        } else {
+            if (result == DESTINATION_TOO_SMALL) {
+                requiredBytes = scanRequired;
+            }
+            cursorScn = checkpointScn;
+        }
+        cursorPosition = scanEnd;
+        return result == 0 ? NOTHING_YET : result;
+    }
+
+    /**
+     * Where to start scanning for the first entry above {@code checkpointScn}: the last segment
+     * whose first SCN is at most the checkpoint (binary search), then its last index entry at most
+     * the checkpoint. Sets {@link #seekReliedOn} to the lowest position whose index data was read.
+     */
+    private long seek(long checkpointScn, long head, long tail) {
+        if (tail == head) {
+            seekReliedOn = head;
+            return head;
+        }
+        long low = head >>> segmentShift;
+        long high = (tail - 1) >>> segmentShift;
+        long found = low;
+        long lowestRead = high;
+        while (low <= high) {
+            long mid = (low + high) >>> 1;
+            lowestRead = Math.min(lowestRead, mid);
+            if (index.firstScn(buffer.slotOf(mid)) <= checkpointScn) {
+                found = mid;
+                low = mid + 1;
+            } else {
+                high = mid - 1;
+            }
+        }
+        int offset = index.floorOffset(buffer.slotOf(found), checkpointScn);
+        seekReliedOn = Math.min(lowestRead, found) << segmentShift;
+        return (found << segmentShift) + offset;
+    }
+
+    /**
+     * Walks entries from {@code start} to {@code tail}, skipping those at or below the checkpoint
+     * and copying the rest, one run per segment, while they fit. Returns the number copied, {@link
+     * #DESTINATION_TOO_SMALL} or {@link #UNREADABLE}; the caller validates before trusting any.
+     */
+    private int scan(
+            ByteBuffer[] log,
+            long checkpointScn,
+            long start,
+            long tail,
+            ByteBuffer destination,
+            int base,
+            int room) {
+        long position = start;
+        int copied = 0;
+        int count = 0;
+        long last = EventBuffer.NULL_SCN;
+        boolean full = false;
+        while (position < tail && !full) {
+            long sequence = position >>> segmentShift;
+            long segmentStart = sequence << segmentShift;
+            ByteBuffer segment = log[buffer.slotOf(sequence)];
+            int limit = (int) Math.min(segmentBytes, tail - segmentStart);
+            int offset = (int) (position - segmentStart);
+            int runStart = -1;
+            int runEnd = -1;
+            while (offset < limit) {
+                if (EventBufferLayout.isEndOfSegment(segment, offset, segmentBytes)) {
+                    offset = segmentBytes;
+                    break;
+                }
+                int end = entryEnd(segment, offset, limit);
+                long scn = end < 0 ? 0 : segment.getLong(offset + FrameLayout.SCN_OFFSET);
+                if (end < 0 || (scn <= checkpointScn && count > 0)) {
+                    unreadableAt = segmentStart + offset;
+                    return UNREADABLE;
+                }
+                if (scn <= checkpointScn) {
+                    offset = end;
+                    continue;
+                }
+                int length = end - offset;
+                int pending = runStart < 0 ? 0 : runEnd - runStart;
+                if (copied + pending + length > room) {
+                    if (count == 0) {
+                        scanRequired = length;
+                        scanEnd = segmentStart + offset;
+                        return DESTINATION_TOO_SMALL;
+                    }
+                    full = true;
+                    break;
+                }
+                if (runStart < 0) {
+                    runStart = offset;
+                }
+                runEnd = end;
+                count++;
+                last = scn;
+                offset = end;
+            }
+            if (runStart >= 0) {
+                destination.put(base + copied, segment, runStart, runEnd - runStart);
+                copied += runEnd - runStart;
+            }
+            position = segmentStart + offset;
+        }
+        scanEnd = position;
+        scanBytes = copied;
+        scanLastScn = last;
+        return count;
+    }
+
+    /**
+     * The end offset of the entry at {@code offset}: after its END_OF_TRANSACTION or its lone
+     * HEARTBEAT frame; -1 if the frames do not make an entry inside {@code limit}.
+     */
+    private int entryEnd(ByteBuffer segment, int offset, int limit) {
+        int at = offset;
+        while (true) {
+            if (limit - at < FrameLayout.HEADER_LENGTH) {
+                return -1;
+            }
+            frame.wrap(segment, at);
+            int length = frame.length();
+            if (length < FrameLayout.HEADER_LENGTH || length > limit - at) {
+                return -1;
+            }
+            int op = frame.operationCode();
+            at += length;
+            if (op == END_OF_TRANSACTION || op == HEARTBEAT) {
+                return at;
+            }
+        }
+    }
+
+    /** Bytes the last read copied. */
+    public int bytesCopied() {
+        return bytesCopied;
+    }
+
+    /**
+     * The SCN of the last entry the last read copied: the consumer's checkpoint once it has
+     * processed them. The checkpoint asked with if nothing was copied.
+     */
+    public long lastScn() {
+        return lastScn;
+    }
+
+    /** After {@link #DESTINATION_TOO_SMALL}: the length of the entry that did not fit. */
+    public int requiredBytes() {
+        return requiredBytes;
+    }
+
+    /** After {@link #TOO_OLD}: the oldest SCN the buffer holds. */
+    public long oldestScn() {
+        return oldestScn;
+    }
+
+    /**
+     * Attempts discarded since this reader was made because the writer evicted what they were
+     * copying: a measure of readers racing the writer at the head of the log.
+     */
+    public long retries() {
+        return retries;
+    }
+}

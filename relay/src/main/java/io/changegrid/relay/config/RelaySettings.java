@@ -1,0 +1,183 @@
+package io.changegrid.relay.config;
+
+import io.changegrid.config.ConfigKey;
+import io.changegrid.config.ConfigSchema;
+import io.changegrid.config.ValueKind;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Every setting of a relay, defined once. {@code docs/relay-configuration.md} is generated from
+ * these definitions ({@code RelaySettingsReferenceTest} keeps it in step).
+ */
+public final class RelaySettings {
+
+    /** Where the event buffer's memory comes from. */
+    public enum BufferStorage {
+        /** Direct memory: the JVM needs {@code -XX:MaxDirectMemorySize} at least the capacity. */
+        DIRECT,
+        /**
+         * Memory-mapped files in {@code buffer.directory}, unlinked at once (tmpfs recommended).
+         */
+        MAPPED
+    }
+
+    public static final ConfigKey<Integer> SOURCE_ID =
+            ConfigKey.of(
+                            "source.id",
+                            ValueKind.INT,
+                            1,
+                            "The source's id on the timeline, written into every event; unique per source in a grid.")
+                    .validatedBy(v -> v >= 0 && v <= 65535, "0..65535");
+    public static final ConfigKey<String> SOURCE_HOST =
+            ConfigKey.required(
+                    "source.host",
+                    ValueKind.STRING,
+                    "Host of the MySQL/MariaDB server whose binlog is read.");
+    public static final ConfigKey<Integer> SOURCE_PORT =
+            ConfigKey.of("source.port", ValueKind.INT, 3306, "Port of the source server.")
+                    .validatedBy(v -> v > 0 && v < 65536, "1..65535");
+    public static final ConfigKey<String> SOURCE_USER =
+            ConfigKey.required(
+                    "source.user",
+                    ValueKind.STRING,
+                    "User with REPLICATION SLAVE, REPLICATION CLIENT (BINLOG MONITOR), SELECT and RELOAD.");
+    public static final ConfigKey<String> SOURCE_PASSWORD =
+            ConfigKey.of("source.password", ValueKind.STRING, "", "That user's password.")
+                    .asSecret();
+    public static final ConfigKey<Long> SOURCE_SERVER_ID =
+            ConfigKey.of(
+                            "source.serverId",
+                            ValueKind.LONG,
+                            5_401L,
+                            "The id the relay presents as a replica; unique among the source's replicas and relays.")
+                    .validatedBy(v -> v >= 1 && v <= 0xFFFF_FFFFL, "1..4294967295");
+    public static final ConfigKey<String> SOURCE_START =
+            ConfigKey.of(
+                    "source.start",
+                    ValueKind.STRING,
+                    "current",
+                    "Where a relay with no saved position starts: current (the binlog's end, with a consistent"
+                            + " schema snapshot), earliest (the oldest binlog held) or file:offset.");
+    public static final ConfigKey<Duration> SOURCE_HEARTBEAT =
+            ConfigKey.of(
+                            "source.heartbeatInterval",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(1),
+                            "How often an idle source's timeline advances, so consumers see progress and lag.")
+                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
+    public static final ConfigKey<Duration> SOURCE_CONNECT_TIMEOUT =
+            ConfigKey.of(
+                            "source.connectTimeout",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(10),
+                            "How long one connection attempt may take.")
+                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
+    public static final ConfigKey<Duration> SOURCE_BACKOFF_MAX =
+            ConfigKey.of(
+                            "source.reconnectBackoffMax",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(30),
+                            "Longest wait between reconnection attempts.")
+                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
+
+    public static final ConfigKey<List<String>> CAPTURE_INCLUDE =
+            ConfigKey.of(
+                    "capture.include",
+                    ValueKind.STRING_LIST,
+                    List.of(),
+                    "Tables this relay captures, as database.table patterns with * (empty: all). Several relays"
+                            + " can split one source by table.");
+    public static final ConfigKey<List<String>> CAPTURE_EXCLUDE =
+            ConfigKey.of(
+                    "capture.exclude",
+                    ValueKind.STRING_LIST,
+                    List.of(),
+                    "Tables this relay leaves out; excludes win over includes.");
+
+    public static final ConfigKey<Long> BUFFER_CAPACITY =
+            ConfigKey.of(
+                            "buffer.capacity",
+                            ValueKind.BYTES,
+                            256L << 20,
+                            "Off-heap event buffer size; may exceed 2 GiB. The oldest whole"
+                                    + " transactions are evicted when full.")
+                    .validatedBy(v -> v >= 8L << 10, "at least 8KiB");
+    public static final ConfigKey<Long> BUFFER_SEGMENT =
+            ConfigKey.of(
+                            "buffer.segmentSize",
+                            ValueKind.BYTES,
+                            64L << 20,
+                            "Buffer segment size: a power of two up to 1GiB; also the largest transaction"
+                                    + " the relay can publish whole.")
+                    .validatedBy(
+                            v -> v >= 4L << 10 && v <= 1L << 30 && Long.bitCount(v) == 1,
+                            "a power of two from 4KiB to 1GiB");
+    public static final ConfigKey<BufferStorage> BUFFER_STORAGE =
+            ConfigKey.of(
+                    "buffer.storage",
+                    ValueKind.oneOf(BufferStorage.class),
+                    BufferStorage.DIRECT,
+                    "direct (needs -XX:MaxDirectMemorySize >= capacity) or mapped (files in buffer.directory).");
+    public static final ConfigKey<Path> BUFFER_DIRECTORY =
+            ConfigKey.of(
+                    "buffer.directory",
+                    ValueKind.PATH,
+                    Path.of("/dev/shm"),
+                    "Directory for mapped segments (tmpfs keeps them in memory).");
+
+    public static final ConfigKey<Path> STATE_DIRECTORY =
+            ConfigKey.of(
+                    "state.directory",
+                    ValueKind.PATH,
+                    Path.of("relay-state"),
+                    "Where the relay keeps its fetch position and schema history.");
+    public static final ConfigKey<Duration> STATE_SAVE_INTERVAL =
+            ConfigKey.of(
+                            "state.positionSaveInterval",
+                            ValueKind.DURATION,
+                            Duration.ofMillis(200),
+                            "How often the fetch position is saved; a restart re-reads at most this much.")
+                    .validatedBy(v -> !v.isNegative(), "not negative");
+
+    public static final ConfigKey<String> HTTP_HOST =
+            ConfigKey.of(
+                    "http.host",
+                    ValueKind.STRING,
+                    "127.0.0.1",
+                    "Address the relay's HTTP API listens on.");
+    public static final ConfigKey<Integer> HTTP_PORT =
+            ConfigKey.of(
+                            "http.port",
+                            ValueKind.INT,
+                            7070,
+                            "Port of the relay's HTTP API (0: any free port).")
+                    .validatedBy(v -> v >= 0 && v < 65536, "0..65535");
+
+    public static final ConfigSchema SCHEMA =
+            new ConfigSchema(
+                    List.of(
+                            SOURCE_ID,
+                            SOURCE_HOST,
+                            SOURCE_PORT,
+                            SOURCE_USER,
+                            SOURCE_PASSWORD,
+                            SOURCE_SERVER_ID,
+                            SOURCE_START,
+                            SOURCE_HEARTBEAT,
+                            SOURCE_CONNECT_TIMEOUT,
+                            SOURCE_BACKOFF_MAX,
+                            CAPTURE_INCLUDE,
+                            CAPTURE_EXCLUDE,
+                            BUFFER_CAPACITY,
+                            BUFFER_SEGMENT,
+                            BUFFER_STORAGE,
+                            BUFFER_DIRECTORY,
+                            STATE_DIRECTORY,
+                            STATE_SAVE_INTERVAL,
+                            HTTP_HOST,
+                            HTTP_PORT));
+
+    private RelaySettings() {}
+}

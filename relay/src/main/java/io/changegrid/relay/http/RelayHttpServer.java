@@ -1,0 +1,79 @@
+package io.changegrid.relay.http;
+
+import io.changegrid.relay.RelayHealth;
+import io.changegrid.relay.RelayStatus;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.Supplier;
+import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.PathMappingsHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The relay's HTTP API on Jetty's core handlers (no servlets), one handler per endpoint: {@code
+ * /v1/stream}, {@code /v1/health}, {@code /v1/status}, {@code /metrics}. Unknown paths get a JSON
+ * 404 naming the path.
+ */
+public final class RelayHttpServer implements AutoCloseable {
+
+    private final Server server;
+    private final ServerConnector connector;
+
+    public RelayHttpServer(
+            String host,
+            int port,
+            Supplier<RelayStatus> status,
+            Supplier<RelayHealth> health,
+            PrometheusMeterRegistry metrics,
+            Handler stream) {
+        QueuedThreadPool threads = new QueuedThreadPool(64, 4);
+        threads.setName("relay-http");
+        server = new Server(threads);
+        connector = new ServerConnector(server);
+        connector.setHost(host);
+        connector.setPort(port);
+        server.addConnector(connector);
+        PathMappingsHandler routes = new PathMappingsHandler();
+        routes.addMapping(PathSpec.from("/v1/health"), new HealthHandler(health));
+        routes.addMapping(PathSpec.from("/v1/status"), new StatusHandler(status));
+        routes.addMapping(PathSpec.from("/metrics"), new MetricsHandler(metrics));
+        routes.addMapping(PathSpec.from("/v1/stream"), stream);
+        routes.addMapping(PathSpec.from("/"), new NotFound());
+        server.setHandler(routes);
+    }
+
+    public void start() throws Exception {
+        server.start();
+    }
+
+    /** The port actually listened on (useful with port 0). */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("HTTP server did not stop cleanly", e);
+        }
+    }
+
+    private static final class NotFound extends Handler.Abstract.NonBlocking {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            JsonResponse.error(
+                    response,
+                    callback,
+                    404,
+                    "no such endpoint: path=" + Request.getPathInContext(request));
+            return true;
+        }
+    }
+}

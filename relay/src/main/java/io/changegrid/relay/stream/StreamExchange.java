@@ -1,0 +1,195 @@
+package io.changegrid.relay.stream;
+
+import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.relay.buffer.AppendListener;
+import io.changegrid.relay.buffer.EventBuffer;
+import io.changegrid.relay.buffer.EventBufferReader;
+import io.changegrid.relay.http.JsonResponse;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.ByteBufferPool;
+import org.eclipse.jetty.io.RetainableByteBuffer;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * One {@code /v1/stream} request from arrival to its single response. If events after the
+ * checkpoint are held, they are sent at once; otherwise the request is parked: it answers as soon
+ * as the buffer's writer appends (the append listener only schedules the work, so the writer never
+ * waits), or empty when its timeout fires. Whichever comes first claims the response; the Jetty
+ * callback is completed exactly once.
+ *
+ * <p>Threading: {@link #start} runs on a Jetty thread; wake-ups run on Jetty's executor; attempts
+ * are serialized on this object because a buffer reader is single-threaded.
+ */
+final class StreamExchange implements AppendListener {
+
+    static final String LAST_SCN = "X-Changegrid-Last-Scn";
+    static final String OLDEST_SCN = "X-Changegrid-Oldest-Scn";
+    static final String NEWEST_SCN = "X-Changegrid-Newest-Scn";
+    static final String BINARY_TYPE = "application/x-changegrid-frames";
+    static final String JSON_TYPE = "application/x-ndjson";
+
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final EventBuffer buffer;
+    private final StreamRequest params;
+    private final EventBufferReader reader;
+    private final StreamBody body;
+    private final ByteBufferPool pool;
+    private boolean responded;
+    private boolean parked;
+    private Scheduler.Task timeout;
+
+    StreamExchange(
+            Request request,
+            Response response,
+            Callback callback,
+            EventBuffer buffer,
+            SchemaRegistry registry,
+            StreamRequest params) {
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.buffer = buffer;
+        this.params = params;
+        this.reader = buffer.newReader();
+        this.body = new StreamBody(registry);
+        this.pool = request.getComponents().getByteBufferPool();
+    }
+
+    synchronized void start() {
+        if (attempt() || params.timeoutMs() == 0) {
+            if (!responded) {
+                respondEmpty();
+            }
+            return;
+        }
+        parked = true;
+        buffer.addListener(this);
+        // An append between the attempt and the registration would never wake us: look again.
+        if (attempt()) {
+            return;
+        }
+        timeout =
+                request.getComponents()
+                        .getScheduler()
+                        .schedule(this::onTimeout, params.timeoutMs(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Writer thread: only hands the work over. */
+    @Override
+    public void onAppend(long newestScn) {
+        if (newestScn > params.from()) {
+            request.getComponents().getExecutor().execute(this::onData);
+        }
+    }
+
+    private synchronized void onData() {
+        if (!responded) {
+            attempt();
+        }
+    }
+
+    private synchronized void onTimeout() {
+        if (!responded) {
+            respondEmpty();
+        }
+    }
+
+    /** Reads once; responds and returns true if there was something to say. */
+    private boolean attempt() {
+        int size = params.maxBytes();
+        while (true) {
+            RetainableByteBuffer.Mutable pooled = pool.acquire(size, false);
+            ByteBuffer destination = pooled.getByteBuffer();
+            destination.clear();
+            int result = reader.read(params.from(), destination);
+            if (result == EventBufferReader.DESTINATION_TOO_SMALL) {
+                pooled.release();
+                size = reader.requiredBytes(); // whole transactions only: send at least one
+                continue;
+            }
+            if (result == EventBufferReader.NOTHING_YET) {
+                pooled.release();
+                return false;
+            }
+            if (result == EventBufferReader.TOO_OLD) {
+                pooled.release();
+                respondTooOld(reader.oldestScn());
+                return true;
+            }
+            respondEntries(pooled, destination, reader.bytesCopied(), reader.lastScn());
+            return true;
+        }
+    }
+
+    private void respondEntries(
+            RetainableByteBuffer pooled, ByteBuffer entries, int length, long lastScn) {
+        finish();
+        headers(200, lastScn);
+        if (params.format() == StreamFormat.JSON) {
+            byte[] json = body.json(entries, length, params.subscription());
+            pooled.release();
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON_TYPE);
+            response.write(true, ByteBuffer.wrap(json), callback);
+            return;
+        }
+        int kept = body.filterInPlace(entries, length, params.subscription());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, BINARY_TYPE);
+        ByteBuffer view = entries.duplicate();
+        view.limit(kept).position(0);
+        response.write(true, view, Callback.from(callback, pooled::release));
+    }
+
+    private void respondEmpty() {
+        finish();
+        headers(200, params.from());
+        response.getHeaders()
+                .put(
+                        HttpHeader.CONTENT_TYPE,
+                        params.format() == StreamFormat.JSON ? JSON_TYPE : BINARY_TYPE);
+        response.write(true, ByteBuffer.allocate(0), callback);
+    }
+
+    private void respondTooOld(long oldestScn) {
+        finish();
+        headers(410, params.from());
+        JsonResponse.send(
+                response,
+                callback,
+                410,
+                json -> {
+                    json.writeStringField(
+                            "error",
+                            "checkpoint older than the buffer: from="
+                                    + params.from()
+                                    + ", oldestScn="
+                                    + oldestScn
+                                    + "; the consumer must bootstrap");
+                    json.writeNumberField("from", params.from());
+                    json.writeNumberField("oldestScn", oldestScn);
+                });
+    }
+
+    private void headers(int status, long lastScn) {
+        response.setStatus(status);
+        response.getHeaders().put(LAST_SCN, Long.toString(lastScn));
+        response.getHeaders().put(OLDEST_SCN, Long.toString(buffer.oldestScn()));
+        response.getHeaders().put(NEWEST_SCN, Long.toString(buffer.newestScn()));
+    }
+
+    private void finish() {
+        responded = true;
+        if (parked) {
+            buffer.removeListener(this);
+            if (timeout != null) {
+                timeout.cancel();
+            }
+        }
+    }
+}

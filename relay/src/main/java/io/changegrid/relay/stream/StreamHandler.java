@@ -1,0 +1,41 @@
+package io.changegrid.relay.stream;
+
+import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.relay.buffer.EventBuffer;
+import io.changegrid.relay.http.JsonResponse;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * {@code GET /v1/stream}: whole transactions after a checkpoint, long-polled (see {@link
+ * StreamRequest} for the parameters and {@link StreamExchange} for the waiting). Answers 400 naming
+ * a bad parameter, 410 with the oldest SCN held when the checkpoint fell out of the buffer.
+ */
+public final class StreamHandler extends Handler.Abstract.NonBlocking {
+
+    private final EventBuffer buffer;
+    private final SchemaRegistry registry;
+
+    public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
+        this.buffer = buffer;
+        this.registry = registry;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        if (JsonResponse.rejectUnlessGet(request, response, callback)) {
+            return true;
+        }
+        StreamRequest params;
+        try {
+            params = StreamRequest.parse(Request.extractQueryParameters(request));
+        } catch (BadRequestException e) {
+            JsonResponse.error(response, callback, 400, e.getMessage());
+            return true;
+        }
+        new StreamExchange(request, response, callback, buffer, registry, params).start();
+        return true;
+    }
+}

@@ -1,0 +1,110 @@
+package io.changegrid.relay.stream;
+
+import io.changegrid.fetchers.TableFilter;
+import java.util.List;
+import java.util.Locale;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * The parameters of {@code GET /v1/stream}, validated: a bad value is a {@link BadRequestException}
+ * naming the parameter and the value.
+ *
+ * <pre>
+ * from       required  checkpoint SCN: events after it are sent; -1 means from the oldest held
+ * maxBytes   optional  soft limit of the response body (default 1 MiB, 1 KiB..64 MiB); at least
+ *                      one whole transaction is always sent
+ * timeoutMs  optional  how long to wait for new events when there are none (default 30000, 0..300000)
+ * format     optional  binary (default) or json
+ * tables     optional  comma-separated database.table patterns with *, e.g. shop.*,crm.users
+ * p, n       optional  partition p of n by key hash (both or neither; 0 &lt;= p &lt; n &lt;= 65536)
+ * </pre>
+ *
+ * @param from the checkpoint SCN
+ * @param maxBytes the soft body limit
+ * @param timeoutMs the long-poll wait
+ * @param format binary or JSON
+ * @param subscription the tables and partition
+ */
+public record StreamRequest(
+        long from, int maxBytes, long timeoutMs, StreamFormat format, Subscription subscription) {
+
+    static final int DEFAULT_MAX_BYTES = 1 << 20;
+    static final int MAX_MAX_BYTES = 64 << 20;
+    static final long DEFAULT_TIMEOUT_MS = 30_000;
+    static final long MAX_TIMEOUT_MS = 300_000;
+
+    /** Parses and validates the query parameters. */
+    public static StreamRequest parse(Fields query) {
+        for (Fields.Field field : query) {
+            if (!List.of("from", "maxBytes", "timeoutMs", "format", "tables", "p", "n")
+                    .contains(field.getName())) {
+                throw new BadRequestException(
+                        field.getName(),
+                        field.getValue(),
+                        "unknown parameter; known are from, maxBytes, timeoutMs, format, tables, p, n");
+            }
+            if (field.getValues().size() > 1) {
+                throw new BadRequestException(
+                        field.getName(),
+                        String.join(",", field.getValues()),
+                        "given more than once");
+            }
+        }
+        String fromText = query.getValue("from");
+        if (fromText == null) {
+            throw new BadRequestException(
+                    "from", "", "required: the checkpoint SCN, or -1 for the oldest held");
+        }
+        long from = number(query, "from", -1, Long.MAX_VALUE, 0);
+        int maxBytes = (int) number(query, "maxBytes", 1024, MAX_MAX_BYTES, DEFAULT_MAX_BYTES);
+        long timeoutMs = number(query, "timeoutMs", 0, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
+        StreamFormat format = format(query.getValue("format"));
+        TableFilter tables = null;
+        String tablesText = query.getValue("tables");
+        if (tablesText != null) {
+            try {
+                tables = TableFilter.of(List.of(tablesText.split(",")), List.of());
+            } catch (IllegalArgumentException e) {
+                throw new BadRequestException("tables", tablesText, e.getMessage());
+            }
+        }
+        String p = query.getValue("p");
+        String n = query.getValue("n");
+        if ((p == null) != (n == null)) {
+            throw new BadRequestException(
+                    p == null ? "p" : "n", "", "p and n go together: partition p of n");
+        }
+        int partitions = (int) number(query, "n", 1, 65_536, 1);
+        int partition = (int) number(query, "p", 0, partitions - 1L, 0);
+        return new StreamRequest(
+                from, maxBytes, timeoutMs, format, new Subscription(tables, partition, partitions));
+    }
+
+    private static StreamFormat format(String text) {
+        if (text == null) {
+            return StreamFormat.BINARY;
+        }
+        try {
+            return StreamFormat.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException("format", text, "binary or json");
+        }
+    }
+
+    private static long number(Fields query, String name, long min, long max, long defaultValue) {
+        String text = query.getValue(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        long value;
+        try {
+            value = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new BadRequestException(name, text, "an integer from " + min + " to " + max);
+        }
+        if (value < min || value > max) {
+            throw new BadRequestException(name, text, "an integer from " + min + " to " + max);
+        }
+        return value;
+    }
+}
