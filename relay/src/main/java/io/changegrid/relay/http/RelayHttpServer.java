@@ -72,7 +72,7 @@ public final class RelayHttpServer implements AutoCloseable {
                     response,
                     callback,
                     404,
-                    "no such endpoint: path=" + Request.getPathInContext(request));
+                    "no such endpoint: path=" + request.getHttpURI().getPath());
             return true;
         }
     }

@@ -6,6 +6,7 @@ import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferReader;
 import io.changegrid.relay.http.JsonResponse;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ByteBufferPool;
@@ -14,6 +15,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One {@code /v1/stream} request from arrival to its single response. If events after the
@@ -26,6 +29,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * are serialized on this object because a buffer reader is single-threaded.
  */
 final class StreamExchange implements AppendListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamExchange.class);
 
     static final String LAST_SCN = "X-Changegrid-Last-Scn";
     static final String OLDEST_SCN = "X-Changegrid-Oldest-Scn";
@@ -63,22 +68,26 @@ final class StreamExchange implements AppendListener {
     }
 
     synchronized void start() {
-        if (attempt() || params.timeoutMs() == 0) {
-            if (!responded) {
-                respondEmpty();
+        try {
+            if (attempt() || params.timeoutMs() == 0) {
+                if (!responded) {
+                    respondEmpty();
+                }
+                return;
             }
-            return;
+            parked = true;
+            buffer.addListener(this);
+            // An append between the attempt and the registration would never wake us: look again.
+            if (attempt()) {
+                return;
+            }
+            timeout =
+                    request.getComponents()
+                            .getScheduler()
+                            .schedule(this::onTimeout, params.timeoutMs(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            fail(e);
         }
-        parked = true;
-        buffer.addListener(this);
-        // An append between the attempt and the registration would never wake us: look again.
-        if (attempt()) {
-            return;
-        }
-        timeout =
-                request.getComponents()
-                        .getScheduler()
-                        .schedule(this::onTimeout, params.timeoutMs(), TimeUnit.MILLISECONDS);
     }
 
     /** Writer thread: only hands the work over. */
@@ -90,14 +99,32 @@ final class StreamExchange implements AppendListener {
     }
 
     private synchronized void onData() {
-        if (!responded) {
-            attempt();
+        try {
+            if (!responded) {
+                attempt();
+            }
+        } catch (RuntimeException e) {
+            fail(e);
         }
     }
 
     private synchronized void onTimeout() {
+        try {
+            if (!responded) {
+                respondEmpty();
+            }
+        } catch (RuntimeException e) {
+            fail(e);
+        }
+    }
+
+    /** A bug while answering: the request still ends, once, as a 500 logged by Jetty. */
+    private void fail(RuntimeException e) {
         if (!responded) {
-            respondEmpty();
+            finish();
+            callback.failed(e);
+        } else {
+            LOG.error("stream response failed after it was claimed: from={}", params.from(), e);
         }
     }
 
@@ -106,9 +133,9 @@ final class StreamExchange implements AppendListener {
         int size = params.maxBytes();
         while (true) {
             RetainableByteBuffer.Mutable pooled = pool.acquire(size, false);
-            ByteBuffer destination = pooled.getByteBuffer();
+            ByteBuffer destination = pooled.getByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             destination.clear();
-            int result = reader.read(params.from(), destination);
+            int result = reader.read(checkpoint(), destination);
             if (result == EventBufferReader.DESTINATION_TOO_SMALL) {
                 pooled.release();
                 size = reader.requiredBytes(); // whole transactions only: send at least one
@@ -126,6 +153,13 @@ final class StreamExchange implements AppendListener {
             respondEntries(pooled, destination, reader.bytesCopied(), reader.lastScn());
             return true;
         }
+    }
+
+    /** The checkpoint to read after: {@code from=-1} means from the oldest entry held. */
+    private long checkpoint() {
+        return params.from() == -1
+                ? Math.max(EventBuffer.NULL_SCN, buffer.highestEvictedScn())
+                : params.from();
     }
 
     private void respondEntries(
