@@ -37,6 +37,7 @@ public final class Relay implements AutoCloseable {
     private final Config config;
     private final EventBuffer buffer;
     private final Publisher publisher;
+    private final PositionStore positions;
     private final BinlogFetcher fetcher;
     private final RelayHttpServer http;
     private final PrometheusMeterRegistry metrics;
@@ -50,24 +51,27 @@ public final class Relay implements AutoCloseable {
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.buffer = new EventBuffer(bufferConfig(config));
         Path state = config.get(RelaySettings.STATE_DIRECTORY);
-        PositionStore positions = new PositionStore(state);
+        this.positions = new PositionStore(state);
         this.publisher =
                 new Publisher(
                         buffer,
                         positions,
-                        config.get(RelaySettings.STATE_SAVE_INTERVAL).toNanos(),
+                        config.get(RelaySettings.STATE_SYNC_INTERVAL).toNanos(),
                         metrics);
+        // A restart re-reads from just before the oldest segment its buffer held, so the new
+        // buffer holds the same transactions with the same SCNs and lagging consumers lose nothing.
         Optional<PositionStore.SavedPosition> saved = positions.load();
         this.fetcher =
                 BinlogFetcher.open(
                         fetcherConfig(config),
                         state,
-                        saved.map(PositionStore.SavedPosition::resumePosition).orElse(null),
+                        saved.map(PositionStore.SavedPosition::replayPosition).orElse(null),
                         publisher);
-        // What this relay can serve starts after the last transaction it had published, or just
-        // before the position it starts reading at: older checkpoints are too old here.
-        buffer.startAfter(
-                saved.map(PositionStore.SavedPosition::scn).orElse(fetcher.position().scn() - 1));
+        long floor =
+                saved.map(PositionStore.SavedPosition::replayFloorScn)
+                        .orElse(fetcher.position().scn() - 1);
+        buffer.startAfter(floor);
+        publisher.start(floor, fetcher.position().toString());
         registerGauges();
         this.http =
                 new RelayHttpServer(
@@ -108,9 +112,9 @@ public final class Relay implements AutoCloseable {
                     e);
         } finally {
             try {
-                publisher.flush();
+                publisher.sync();
             } catch (RuntimeException e) {
-                LOG.error("fetch position could not be saved at fetcher stop", e);
+                LOG.error("replay point could not be forced to disk at fetcher stop", e);
             }
         }
     }
@@ -182,6 +186,7 @@ public final class Relay implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("HTTP server did not stop cleanly", e);
         }
+        positions.close();
         buffer.close();
         metrics.close();
         stopped.countDown();

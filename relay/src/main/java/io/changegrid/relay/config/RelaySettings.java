@@ -133,12 +133,13 @@ public final class RelaySettings {
                     ValueKind.PATH,
                     Path.of("relay-state"),
                     "Where the relay keeps its fetch position and schema history.");
-    public static final ConfigKey<Duration> STATE_SAVE_INTERVAL =
+    public static final ConfigKey<Duration> STATE_SYNC_INTERVAL =
             ConfigKey.of(
-                            "state.positionSaveInterval",
+                            "state.syncInterval",
                             ValueKind.DURATION,
                             Duration.ofMillis(200),
-                            "How often the fetch position is saved; a restart re-reads at most this much.")
+                            "How often the replay point (updated after every transaction) is forced to disk: a"
+                                    + " kill -9 loses nothing, a machine crash at most this much.")
                     .validatedBy(v -> !v.isNegative(), "not negative");
 
     public static final ConfigKey<String> HTTP_HOST =
@@ -175,7 +176,7 @@ public final class RelaySettings {
                             BUFFER_STORAGE,
                             BUFFER_DIRECTORY,
                             STATE_DIRECTORY,
-                            STATE_SAVE_INTERVAL,
+                            STATE_SYNC_INTERVAL,
                             HTTP_HOST,
                             HTTP_PORT));
 

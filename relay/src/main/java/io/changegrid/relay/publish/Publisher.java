@@ -7,42 +7,51 @@ import io.changegrid.relay.state.PositionStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Takes whole transactions from the fetcher and appends each atomically to the event buffer, then
- * records how far the relay has published. The relay's policies apply here; until the policy engine
- * lands every transaction passes through unchanged.
+ * records where a restart would have to read from to rebuild the buffer. The relay's policies apply
+ * here; until the policy engine lands every transaction passes through unchanged.
  *
- * <p>The position is saved after the transaction it names was appended, at most every {@code
- * saveIntervalNanos}, so a restart never skips a transaction and re-reads at most one interval.
+ * <p>The replay point is the source position just before the oldest buffer segment still held
+ * (segments are evicted whole): it is remembered for each segment's first entry and saved after
+ * every append, and the position file is forced to disk every {@code syncIntervalNanos}.
  *
  * <p>Threading: called on the fetcher thread only; the counters and gauges it feeds are read from
  * any thread.
  */
 public final class Publisher implements TransactionSink {
 
+    /** The position just before an entry and the SCN before it. */
+    private record ReplayPoint(long floorScn, String position) {}
+
     private final EventBuffer buffer;
     private final PositionStore positions;
-    private final long saveIntervalNanos;
+    private final long syncIntervalNanos;
+    private final long segmentMask;
     private final EventFrame frame = new EventFrame();
+    private final TreeMap<Long, ReplayPoint> segmentStarts = new TreeMap<>();
     private final Counter transactions;
     private final Counter events;
     private final Counter bytes;
     private volatile long lastCommitTimeMicros;
     private volatile long lastScn = -1;
-    private long savedNanos = System.nanoTime();
-    private long unsavedScn = -1;
-    private String unsavedPosition;
+    private long previousScn;
+    private String previousPosition;
+    private long syncedNanos = System.nanoTime();
 
     public Publisher(
             EventBuffer buffer,
             PositionStore positions,
-            long saveIntervalNanos,
+            long syncIntervalNanos,
             MeterRegistry metrics) {
         this.buffer = buffer;
         this.positions = positions;
-        this.saveIntervalNanos = saveIntervalNanos;
+        this.syncIntervalNanos = syncIntervalNanos;
+        this.segmentMask = buffer.config().segmentBytes() - 1L;
         this.transactions =
                 Counter.builder("changegrid.relay.published.transactions")
                         .description("Transactions and heartbeats appended to the event buffer")
@@ -58,10 +67,19 @@ public final class Publisher implements TransactionSink {
                         .register(metrics);
     }
 
+    /**
+     * Where the fetcher starts: the SCN before its first transaction and its position. Before the
+     * first {@link #accept}.
+     */
+    public void start(long floorScn, String position) {
+        previousScn = floorScn;
+        previousPosition = position;
+    }
+
     @Override
     public void accept(long scn, ByteBuffer frames, int length, String resumePosition) {
-        long appended = buffer.append(scn, frames, 0, length);
-        if (appended == EventBuffer.TRANSACTION_TOO_LARGE) {
+        long tail = buffer.append(scn, frames, 0, length);
+        if (tail == EventBuffer.TRANSACTION_TOO_LARGE) {
             throw new IllegalStateException(
                     "transaction larger than a buffer segment: scn="
                             + scn
@@ -71,27 +89,35 @@ public final class Publisher implements TransactionSink {
                             + buffer.maxTransactionBytes()
                             + "; raise buffer.segmentSize (up to 1GiB)");
         }
+        if (((tail - length) & segmentMask) == 0) {
+            segmentStarts.put(scn, new ReplayPoint(previousScn, previousPosition));
+        }
+        previousScn = scn;
+        previousPosition = resumePosition;
+        Map.Entry<Long, ReplayPoint> oldest = segmentStarts.firstEntry();
+        while (segmentStarts.size() > 1
+                && segmentStarts.higherKey(oldest.getKey()) <= buffer.oldestScn()) {
+            segmentStarts.pollFirstEntry(); // that segment was evicted
+            oldest = segmentStarts.firstEntry();
+        }
+        positions.save(scn, oldest.getValue().floorScn(), oldest.getValue().position());
+        long now = System.nanoTime();
+        if (now - syncedNanos >= syncIntervalNanos) {
+            positions.sync();
+            syncedNanos = now;
+        }
+
         frame.wrap(frames, 0);
         lastCommitTimeMicros = frame.commitTimeMicros();
         lastScn = scn;
         transactions.increment();
         bytes.increment(length);
         events.increment(countEvents(frames, length));
-        unsavedScn = scn;
-        unsavedPosition = resumePosition;
-        long now = System.nanoTime();
-        if (now - savedNanos >= saveIntervalNanos) {
-            flush();
-            savedNanos = now;
-        }
     }
 
-    /** Saves the latest published position now, e.g. on shutdown. Fetcher thread only. */
-    public void flush() {
-        if (unsavedPosition != null) {
-            positions.save(unsavedScn, unsavedPosition);
-            unsavedPosition = null;
-        }
+    /** Forces the replay point to disk now, e.g. on shutdown. */
+    public void sync() {
+        positions.sync();
     }
 
     /** The SCN last published, or -1. */
@@ -99,12 +125,7 @@ public final class Publisher implements TransactionSink {
         return lastScn;
     }
 
-    /** The source commit time of what was last published, in epoch microseconds, or 0. */
-    public long lastCommitTimeMicros() {
-        return lastCommitTimeMicros;
-    }
-
-    /** Milliseconds between the source commit of the last published transaction and now. */
+    /** Milliseconds between the source commit of the last published entry and now, or -1. */
     public long lagMillis() {
         long commit = lastCommitTimeMicros;
         return commit == 0
@@ -112,7 +133,7 @@ public final class Publisher implements TransactionSink {
                 : Math.max(0, System.currentTimeMillis() - TimeUnit.MICROSECONDS.toMillis(commit));
     }
 
-    /** The row and schema-change events of one entry: an END_OF_TRANSACTION frame's index. */
+    /** The row and schema-change events of one entry: its END_OF_TRANSACTION frame's index. */
     private int countEvents(ByteBuffer frames, int length) {
         int offset = 0;
         int lastOffset = 0;

@@ -1,9 +1,8 @@
 package io.changegrid.relay.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
+import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,28 +13,42 @@ class PositionStoreTest {
 
     @Test
     void shouldBeEmptyWhenTheRelayNeverPublished() {
-        assertThat(new PositionStore(directory).load()).isEmpty();
+        try (PositionStore store = new PositionStore(directory)) {
+            assertThat(store.load()).isEmpty();
+        }
     }
 
     @Test
-    void shouldReadBackTheLastSavedPosition() {
-        PositionStore store = new PositionStore(directory.resolve("state"));
-        store.save(42L, "mysql-bin.000001:120");
-        store.save(4294967396L, "mysql-bin.000001:4660");
-
-        assertThat(new PositionStore(directory.resolve("state")).load())
-                .contains(new PositionStore.SavedPosition(4294967396L, "mysql-bin.000001:4660"));
-        assertThat(directory.resolve("state/position.tmp")).doesNotExist();
+    void shouldReadBackTheLastSavedReplayPointAfterReopening() {
+        try (PositionStore store = new PositionStore(directory.resolve("state"))) {
+            for (int i = 1; i <= 1001; i++) {
+                store.save(100L + i, 50L + i, "binlog.000001:" + (4 + i));
+            }
+        }
+        try (PositionStore reopened = new PositionStore(directory.resolve("state"))) {
+            assertThat(reopened.load())
+                    .contains(new PositionStore.SavedPosition(1101L, 1051L, "binlog.000001:1005"));
+            reopened.save(2000L, 1999L, "binlog.000002:4");
+            assertThat(reopened.load())
+                    .contains(new PositionStore.SavedPosition(2000L, 1999L, "binlog.000002:4"));
+        }
     }
 
     @Test
-    void shouldNameTheFileWhenItsContentIsNotAPosition() throws Exception {
-        Files.writeString(directory.resolve("position"), "garbage");
-
-        assertThatThrownBy(() -> new PositionStore(directory).load())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(
-                        "position file is not a relay position: file="
-                                + directory.resolve("position"));
+    void shouldFallBackToThePreviousSaveWhenTheLatestWasTornByACrash() throws Exception {
+        try (PositionStore store = new PositionStore(directory)) {
+            store.save(10L, 9L, "binlog.000001:100");
+            store.save(20L, 19L, "binlog.000001:200");
+        }
+        // Tear the newer slot (sequence 2 lives in slot 0): damage a byte of its position.
+        try (RandomAccessFile raw =
+                new RandomAccessFile(directory.resolve("position").toFile(), "rw")) {
+            raw.seek(30);
+            raw.write('X');
+        }
+        try (PositionStore store = new PositionStore(directory)) {
+            assertThat(store.load())
+                    .contains(new PositionStore.SavedPosition(10L, 9L, "binlog.000001:100"));
+        }
     }
 }
