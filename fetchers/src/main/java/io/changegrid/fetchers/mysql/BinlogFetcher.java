@@ -101,9 +101,11 @@ public final class BinlogFetcher {
             SchemaTracker tracker =
                     SchemaTracker.fromSnapshot(snapshot.snapshot(), new SchemaRegistry());
             // No saved position: whatever history an earlier, never-published run left is stale.
+            // The snapshot is the state after every transaction before the start position, so it
+            // is recorded at the SCN just below it, as loads are addressed.
             Files.deleteIfExists(historyFile);
             SchemaHistory history =
-                    SchemaHistory.create(historyFile, snapshot.position().scn(), tracker);
+                    SchemaHistory.create(historyFile, snapshot.position().scn() - 1, tracker);
             return new BinlogFetcher(config, tracker, history, snapshot.position(), sink);
         }
     }
