@@ -13,6 +13,10 @@ import io.changegrid.relay.publish.Publisher;
 import io.changegrid.relay.state.PositionStore;
 import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -41,6 +45,7 @@ public final class Relay implements AutoCloseable {
     private final BinlogFetcher fetcher;
     private final RelayHttpServer http;
     private final PrometheusMeterRegistry metrics;
+    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Thread fetchThread;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile Throwable failure;
@@ -188,12 +193,17 @@ public final class Relay implements AutoCloseable {
         }
         positions.close();
         buffer.close();
+        gcMetrics.close();
         metrics.close();
         stopped.countDown();
         LOG.info("relay stopped: position={}", fetcher.position());
     }
 
     private void registerGauges() {
+        new JvmMemoryMetrics().bindTo(metrics);
+        new JvmThreadMetrics().bindTo(metrics);
+        new ProcessorMetrics().bindTo(metrics);
+        gcMetrics.bindTo(metrics);
         Gauge.builder("changegrid.relay.buffer.bytes.used", buffer, EventBuffer::bytesUsed)
                 .baseUnit("bytes")
                 .register(metrics);
@@ -222,6 +232,20 @@ public final class Relay implements AutoCloseable {
         };
     }
 
+    /**
+     * The largest transaction this relay publishes whole: one buffer segment (a transaction never
+     * straddles two), and no more than a quarter of the heap, where the fetcher stages a
+     * transaction until its commit. A bigger one stops the fetcher with an error naming it: never
+     * an out-of-memory, never a transaction split into pieces.
+     */
+    static int maxTransactionBytes(Config config) {
+        long segment = config.get(RelaySettings.BUFFER_SEGMENT);
+        return (int)
+                Math.min(
+                        segment,
+                        Math.min(Integer.MAX_VALUE - 8L, Runtime.getRuntime().maxMemory() / 4));
+    }
+
     static BinlogFetcherConfig fetcherConfig(Config config) {
         return new BinlogFetcherConfig(
                 config.get(RelaySettings.SOURCE_HOST),
@@ -237,6 +261,6 @@ public final class Relay implements AutoCloseable {
                 config.get(RelaySettings.SOURCE_HEARTBEAT),
                 config.get(RelaySettings.SOURCE_CONNECT_TIMEOUT),
                 config.get(RelaySettings.SOURCE_BACKOFF_MAX),
-                Math.toIntExact(config.get(RelaySettings.BUFFER_SEGMENT)));
+                maxTransactionBytes(config));
     }
 }

@@ -3,6 +3,7 @@ package io.changegrid.relay.buffer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,17 +18,20 @@ import java.nio.file.StandardOpenOption;
  * Mapped memory is not counted against {@code -XX:MaxDirectMemorySize}; on tmpfs it counts as
  * shared memory of the process (and of its cgroup).
  *
- * <p>The files are sparse: pages are only taken when the writer first touches them. Because a write
- * to a page the file system cannot provide kills the JVM with {@code SIGBUS}, the directory must
- * have the whole capacity free at construction; this is checked, though space taken later by others
- * is not reserved.
+ * <p>Every page is touched when the segment is mapped, so the memory is taken at start rather than
+ * one page fault at a time on the writer's hot path. Because a write to a page the file system
+ * cannot provide kills the JVM with {@code SIGBUS}, the directory must have the whole capacity free
+ * at construction; this is checked first.
  *
  * <p>Unlinking an open mapped file needs POSIX semantics (Linux, macOS). Thread-safe: holds only
  * the directory.
  *
  * @param directory an existing, writable directory
+ * @param preTouch whether every page is taken when the segment is mapped
  */
-public record MappedSegmentStorage(Path directory) implements SegmentStorage {
+public record MappedSegmentStorage(Path directory, boolean preTouch) implements SegmentStorage {
+
+    private static final int PAGE_BYTES = 4096;
 
     private static final String FILE_PREFIX = "changegrid-event-buffer-";
 
@@ -61,6 +65,17 @@ public record MappedSegmentStorage(Path directory) implements SegmentStorage {
         return segments;
     }
 
+    /**
+     * Takes every page now. Without this the writer takes them one page fault at a time while it
+     * appends, and on tmpfs those faults cost the relay about half its stage-1 throughput (see
+     * docs/benchmarks.md); at start they cost a fraction of a second per GiB instead.
+     */
+    private static void touchEveryPage(MappedByteBuffer mapped, int segmentBytes) {
+        for (int page = 0; page < segmentBytes; page += PAGE_BYTES) {
+            mapped.put(page, (byte) 0);
+        }
+    }
+
     private ByteBuffer mapUnlinked(int segment, int segmentBytes) {
         Path file = null;
         try {
@@ -68,7 +83,12 @@ public record MappedSegmentStorage(Path directory) implements SegmentStorage {
             try (FileChannel channel =
                     FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 // Mapping past the end grows the file sparsely; the mapping outlives the channel.
-                return channel.map(FileChannel.MapMode.READ_WRITE, 0, segmentBytes);
+                MappedByteBuffer mapped =
+                        channel.map(FileChannel.MapMode.READ_WRITE, 0, segmentBytes);
+                if (preTouch) {
+                    touchEveryPage(mapped, segmentBytes);
+                }
+                return mapped;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(

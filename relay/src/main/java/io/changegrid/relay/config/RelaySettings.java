@@ -3,6 +3,7 @@ package io.changegrid.relay.config;
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
+import io.changegrid.fetchers.mysql.StartPosition;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -55,11 +56,13 @@ public final class RelaySettings {
                     .validatedBy(v -> v >= 1 && v <= 0xFFFF_FFFFL, "1..4294967295");
     public static final ConfigKey<String> SOURCE_START =
             ConfigKey.of(
-                    "source.start",
-                    ValueKind.STRING,
-                    "current",
-                    "Where a relay with no saved position starts: current (the binlog's end, with a consistent"
-                            + " schema snapshot), earliest (the oldest binlog held) or file:offset.");
+                            "source.start",
+                            ValueKind.STRING,
+                            "current",
+                            "Where a relay with no saved position starts: current (the binlog's end, with a consistent"
+                                    + " schema snapshot), earliest (the oldest binlog held) or file:offset.")
+                    .validatedBy(
+                            RelaySettings::isStartPosition, "current, earliest or file:offset");
     public static final ConfigKey<Duration> SOURCE_HEARTBEAT =
             ConfigKey.of(
                             "source.heartbeatInterval",
@@ -181,4 +184,13 @@ public final class RelaySettings {
                             HTTP_PORT));
 
     private RelaySettings() {}
+
+    private static boolean isStartPosition(String text) {
+        try {
+            StartPosition.parse(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
 }

@@ -18,7 +18,7 @@ class EventBufferConfigTest {
         assertThat(config.segmentCount()).isEqualTo(40);
         assertThat(config.indexStrideBytes())
                 .isEqualTo(EventBufferConfig.DEFAULT_INDEX_STRIDE_BYTES);
-        assertThat(config.storage()).isEqualTo(new MappedSegmentStorage(Path.of("/dev/shm")));
+        assertThat(config.storage()).isEqualTo(new MappedSegmentStorage(Path.of("/dev/shm"), true));
     }
 
     @Test

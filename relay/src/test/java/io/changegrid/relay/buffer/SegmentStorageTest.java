@@ -36,7 +36,13 @@ class SegmentStorageTest {
                             + usable);
         }
         assumeTrue(usable >= capacity, "temp directory has room for 3 GiB of sparse segments");
-        EventBuffer buffer = new EventBuffer(EventBufferConfig.mapped(capacity, GIB, directory));
+        EventBuffer buffer =
+                new EventBuffer(
+                        new EventBufferConfig(
+                                capacity,
+                                GIB,
+                                EventBufferConfig.DEFAULT_INDEX_STRIDE_BYTES,
+                                SegmentStorage.mappedSparse(directory)));
         try (Stream<Path> left = Files.list(directory)) {
             assertThat(left).as("segment files are unlinked once mapped").isEmpty();
         }
