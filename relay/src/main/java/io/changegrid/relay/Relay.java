@@ -85,7 +85,8 @@ public final class Relay implements AutoCloseable {
                         this::status,
                         this::health,
                         metrics,
-                        new StreamHandler(buffer, fetcher.registry()));
+                        new StreamHandler(buffer, fetcher.registry()),
+                        fetcher.registry());
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
     }
 

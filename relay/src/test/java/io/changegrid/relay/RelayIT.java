@@ -276,6 +276,20 @@ class RelayIT {
         assertThat(client.getText("/v1/status").statusCode()).isEqualTo(200);
     }
 
+    @Test
+    void shouldServeTheSchemasThatDecodeTheFrames() throws Exception {
+        HttpResponse<String> all = client.getText("/v1/schemas");
+        HttpResponse<String> one = client.getText("/v1/schemas?tableId=1&version=1");
+        HttpResponse<String> missing = client.getText("/v1/schemas?tableId=999&version=1");
+
+        assertThat(all.statusCode()).isEqualTo(200);
+        assertThat(all.body()).startsWith("{\"schemas\":[").contains("\"table\":\"orders\"");
+        assertThat(one.statusCode()).isEqualTo(200);
+        assertThat(one.body()).startsWith("{\"tableId\":1,\"version\":1,");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.body()).contains("unknown schema: tableId=999, version=1");
+    }
+
     private static long countRows(long from) throws Exception {
         HttpResponse<byte[]> response =
                 client.get("/v1/stream?from=" + from + "&timeoutMs=0&maxBytes=67108864");

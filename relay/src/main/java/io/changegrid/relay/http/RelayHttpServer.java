@@ -1,5 +1,6 @@
 package io.changegrid.relay.http;
 
+import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.relay.RelayHealth;
 import io.changegrid.relay.RelayStatus;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -16,8 +17,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The relay's HTTP API on Jetty's core handlers (no servlets), one handler per endpoint: {@code
- * /v1/stream}, {@code /v1/health}, {@code /v1/status}, {@code /metrics}. Unknown paths get a JSON
- * 404 naming the path.
+ * /v1/stream}, {@code /v1/schemas}, {@code /v1/health}, {@code /v1/status}, {@code /metrics}.
+ * Unknown paths get a JSON 404 naming the path.
  */
 public final class RelayHttpServer implements AutoCloseable {
 
@@ -30,7 +31,8 @@ public final class RelayHttpServer implements AutoCloseable {
             Supplier<RelayStatus> status,
             Supplier<RelayHealth> health,
             PrometheusMeterRegistry metrics,
-            Handler stream) {
+            Handler stream,
+            SchemaRegistry schemas) {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("relay-http");
         server = new Server(threads);
@@ -43,6 +45,7 @@ public final class RelayHttpServer implements AutoCloseable {
         routes.addMapping(PathSpec.from("/v1/status"), new StatusHandler(status));
         routes.addMapping(PathSpec.from("/metrics"), new MetricsHandler(metrics));
         routes.addMapping(PathSpec.from("/v1/stream"), stream);
+        routes.addMapping(PathSpec.from("/v1/schemas"), new SchemasHandler(schemas));
         routes.addMapping(PathSpec.from("/"), new NotFound());
         server.setHandler(routes);
     }

@@ -1,0 +1,94 @@
+package io.changegrid.relay.http;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.changegrid.events.json.SchemaJson;
+import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.events.schema.TableSchema;
+import io.changegrid.events.schema.UnknownSchemaException;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * {@code GET /v1/schemas}: the schema versions binary frames name, so that consumers can decode row
+ * images. Without parameters, every version the relay knows ({@code {"schemas":[...]}}); with
+ * {@code tableId} and {@code version}, that one version, or 404 naming them.
+ */
+final class SchemasHandler extends Handler.Abstract.NonBlocking {
+
+    private final SchemaRegistry registry;
+
+    SchemasHandler(SchemaRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        if (JsonResponse.rejectUnlessGet(request, response, callback)) {
+            return true;
+        }
+        Fields query = Request.extractQueryParameters(request);
+        String tableId = query.getValue("tableId");
+        String version = query.getValue("version");
+        if ((tableId == null) != (version == null)) {
+            JsonResponse.error(
+                    response,
+                    callback,
+                    400,
+                    "bad parameter: name="
+                            + (tableId == null ? "tableId" : "version")
+                            + ", value=: tableId and"
+                            + " version go together");
+            return true;
+        }
+        StringWriter text = new StringWriter();
+        try (JsonGenerator json = JsonResponse.JSON.createGenerator(text)) {
+            if (tableId == null) {
+                json.writeStartObject();
+                json.writeArrayFieldStart("schemas");
+                for (TableSchema schema : registry.allVersions()) {
+                    SchemaJson.write(json, schema);
+                }
+                json.writeEndArray();
+                json.writeEndObject();
+            } else {
+                int id;
+                int v;
+                try {
+                    id = Integer.parseInt(tableId);
+                    v = Integer.parseInt(version);
+                } catch (NumberFormatException e) {
+                    JsonResponse.error(
+                            response,
+                            callback,
+                            400,
+                            "bad parameter: name=tableId/version, value="
+                                    + tableId
+                                    + "/"
+                                    + version
+                                    + ": integers");
+                    return true;
+                }
+                try {
+                    SchemaJson.write(json, registry.schema(id, v));
+                } catch (UnknownSchemaException e) {
+                    JsonResponse.error(response, callback, 404, e.getMessage());
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON to a string cannot fail", e);
+        }
+        response.setStatus(200);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        Content.Sink.write(response, true, text.toString(), callback);
+        return true;
+    }
+}
