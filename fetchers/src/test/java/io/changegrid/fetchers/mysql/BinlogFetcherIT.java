@@ -217,6 +217,30 @@ class BinlogFetcherIT {
             Object[] nulls = new Object[rows.get(4L).length];
             nulls[0] = 4L;
             assertThat(rows.get(4L)).containsExactly(nulls);
+
+            // Every column type in before and after images: a key-changing UPDATE, then a DELETE.
+            server().execute(
+                            "UPDATE shop.all_types SET id = id + 10",
+                            "DELETE FROM shop.all_types WHERE id > 10");
+            running.sink.awaitRowEvents(12);
+            List<ChangeEvent> changes = running.sink.rowEvents().subList(4, 12);
+            for (ChangeEvent update : changes.subList(0, 4)) {
+                assertThat(update.operation()).isEqualTo(Operation.UPDATE);
+                long id = (Long) update.before()[0];
+                assertThat(update.before()).containsExactly(rows.get(id));
+                Object[] moved = rows.get(id).clone();
+                moved[0] = id + 10;
+                assertThat(update.after()).containsExactly(moved);
+                assertThat(update.key()).containsExactly(id + 10);
+            }
+            for (ChangeEvent delete : changes.subList(4, 8)) {
+                assertThat(delete.operation()).isEqualTo(Operation.DELETE);
+                long id = (Long) delete.before()[0];
+                Object[] expected = rows.get(id - 10).clone();
+                expected[0] = id;
+                assertThat(delete.before()).containsExactly(expected);
+                assertThat(delete.after()).isNull();
+            }
         }
     }
 
