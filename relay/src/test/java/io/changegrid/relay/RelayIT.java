@@ -277,6 +277,26 @@ class RelayIT {
     }
 
     @Test
+    void shouldGzipTheStreamWhenTheClientAcceptsIt() throws Exception {
+        insertOrders(4000, 20);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> countRows(-1) >= 20);
+        HttpResponse<byte[]> plain = client.get("/v1/stream?from=-1&timeoutMs=0&maxBytes=67108864");
+
+        HttpResponse<byte[]> gzipped =
+                client.get(
+                        "/v1/stream?from=-1&timeoutMs=0&maxBytes=67108864",
+                        "Accept-Encoding",
+                        "gzip");
+
+        assertThat(gzipped.headers().firstValue("Content-Encoding")).contains("gzip");
+        byte[] inflated =
+                new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gzipped.body()))
+                        .readAllBytes();
+        assertThat(StreamClient.frames(inflated)).isEqualTo(StreamClient.frames(plain.body()));
+        assertThat(gzipped.body().length).isLessThan(plain.body().length);
+    }
+
+    @Test
     void shouldServeTheSchemasThatDecodeTheFrames() throws Exception {
         HttpResponse<String> all = client.getText("/v1/schemas");
         HttpResponse<String> one = client.getText("/v1/schemas?tableId=1&version=1");

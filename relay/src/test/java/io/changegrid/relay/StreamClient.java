@@ -36,6 +36,16 @@ final class StreamClient {
                 HttpResponse.BodyHandlers.ofByteArray());
     }
 
+    HttpResponse<byte[]> get(String pathAndQuery, String header, String value)
+            throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+                        .header(header, value)
+                        .timeout(Duration.ofSeconds(60))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
     HttpResponse<String> getText(String pathAndQuery) throws IOException, InterruptedException {
         return http.send(
                 HttpRequest.newBuilder(URI.create(base + pathAndQuery))

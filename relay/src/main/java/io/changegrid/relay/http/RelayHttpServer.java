@@ -3,8 +3,12 @@ package io.changegrid.relay.http;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.relay.RelayHealth;
 import io.changegrid.relay.RelayStatus;
+import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.function.Supplier;
+import org.eclipse.jetty.compression.gzip.GzipCompression;
+import org.eclipse.jetty.compression.server.CompressionConfig;
+import org.eclipse.jetty.compression.server.CompressionHandler;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -47,7 +51,17 @@ public final class RelayHttpServer implements AutoCloseable {
         routes.addMapping(PathSpec.from("/v1/stream"), stream);
         routes.addMapping(PathSpec.from("/v1/schemas"), new SchemasHandler(schemas));
         routes.addMapping(PathSpec.from("/"), new NotFound());
-        server.setHandler(routes);
+        // Compression negotiated with Accept-Encoding; gzip (the JDK's zlib) for frames and JSON.
+        CompressionHandler compression = new CompressionHandler(routes);
+        compression.putCompression(new GzipCompression());
+        compression.putConfiguration(
+                "/",
+                CompressionConfig.builder()
+                        .defaults()
+                        .compressIncludeMimeType(StreamHandler.BINARY_TYPE)
+                        .compressIncludeMimeType(StreamHandler.JSON_TYPE)
+                        .build());
+        server.setHandler(compression);
     }
 
     public void start() throws Exception {

@@ -15,6 +15,12 @@ import org.eclipse.jetty.util.Callback;
  */
 public final class StreamHandler extends Handler.Abstract.NonBlocking {
 
+    /** Content type of binary responses: frames back to back. */
+    public static final String BINARY_TYPE = StreamExchange.BINARY_TYPE;
+
+    /** Content type of JSON responses: one event per line. */
+    public static final String JSON_TYPE = StreamExchange.JSON_TYPE;
+
     private final EventBuffer buffer;
     private final SchemaRegistry registry;
 
