@@ -154,6 +154,7 @@ public final class Relay implements AutoCloseable {
                 fetcher.position().toString(),
                 publisher.lastScn(),
                 publisher.lagMillis(),
+                fetcher.lagScn(),
                 buffer.oldestScn(),
                 buffer.newestScn(),
                 buffer.highestEvictedScn(),

@@ -7,6 +7,7 @@ package io.changegrid.relay;
  * @param fetchError why it failed, or null
  * @param fetchPosition the source position after the last transaction read completely
  * @param lagMillis time since the source commit of the last published transaction or heartbeat
+ * @param lagScn how far the source's log is ahead of the fetch position, in SCN units, or -1
  */
 public record RelayStatus(
         int sourceId,
@@ -16,6 +17,7 @@ public record RelayStatus(
         String fetchPosition,
         long lastPublishedScn,
         long lagMillis,
+        long lagScn,
         long oldestScn,
         long newestScn,
         long highestEvictedScn,

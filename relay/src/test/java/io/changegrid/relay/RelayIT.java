@@ -267,7 +267,8 @@ class RelayIT {
         assertThat(status.body())
                 .contains("\"fetch\":{\"state\":\"RUNNING\"")
                 .contains("\"buffer\":{\"oldestScn\":")
-                .contains("\"lagMillis\":");
+                .contains("\"lagMillis\":")
+                .contains("\"lagScn\":");
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).isEqualTo("{\"status\":\"UP\",\"fetcher\":\"RUNNING\"}");
         assertThat(metrics.body())

@@ -42,6 +42,7 @@ public final class BinlogFetcher {
 
     private final BinlogFetcherConfig config;
     private final SchemaTracker tracker;
+    private final SourceEndProbe sourceEnd;
     private final TransactionAssembler assembler;
     private volatile boolean stopped;
     private volatile BinaryLogClient client;
@@ -55,6 +56,7 @@ public final class BinlogFetcher {
             TransactionSink sink) {
         this.config = config;
         this.tracker = tracker;
+        this.sourceEnd = new SourceEndProbe(config, TimeUnit.SECONDS.toNanos(1));
         this.assembler =
                 new TransactionAssembler(
                         config.sourceId(),
@@ -173,6 +175,7 @@ public final class BinlogFetcher {
                             ? config.reconnectBackoffMax()
                             : backoff.multipliedBy(2);
         }
+        sourceEnd.close();
         LOG.info("binlog fetcher stopped: position={}", assembler.committed());
     }
 
@@ -195,6 +198,17 @@ public final class BinlogFetcher {
      */
     public SchemaRegistry registry() {
         return tracker.registry();
+    }
+
+    /**
+     * How far the source's binlog is ahead of this fetcher, in SCN units (bytes of binlog within a
+     * file; a file boundary counts as 2^32), or -1 when the source cannot be asked right now.
+     */
+    public long lagScn() {
+        return sourceEnd
+                .end()
+                .map(end -> Math.max(0, end.scn() - assembler.committed().scn()))
+                .orElse(-1L);
     }
 
     /** Where the next transaction starts, i.e. how far this fetcher has read completely. */

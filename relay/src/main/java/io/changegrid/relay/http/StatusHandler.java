@@ -39,6 +39,7 @@ final class StatusHandler extends Handler.Abstract.NonBlocking {
                     json.writeStringField("position", now.fetchPosition());
                     json.writeNumberField("lastPublishedScn", now.lastPublishedScn());
                     json.writeNumberField("lagMillis", now.lagMillis());
+                    json.writeNumberField("lagScn", now.lagScn());
                     json.writeEndObject();
                     json.writeObjectFieldStart("buffer");
                     json.writeNumberField("oldestScn", now.oldestScn());
