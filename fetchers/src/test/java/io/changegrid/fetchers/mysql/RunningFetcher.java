@@ -1,7 +1,7 @@
 package io.changegrid.fetchers.mysql;
 
 import io.changegrid.fetchers.TableFilter;
-import io.changegrid.testkit.MariaDbServer;
+import io.changegrid.testkit.SourceDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +23,7 @@ final class RunningFetcher implements AutoCloseable {
     }
 
     static BinlogFetcherConfig config(
-            MariaDbServer server,
+            SourceDatabase server,
             TableFilter capture,
             StartPosition start,
             int maxTransactionBytes) {
