@@ -535,6 +535,54 @@ class BinlogFetcherIT {
     }
 
     @Test
+    void shouldReconnectAndResumeAtTheLastWholeTransactionWhenTheConnectionIsKilled()
+            throws Exception {
+        server().execute("CREATE TABLE shop.reconnect (id INT PRIMARY KEY)");
+        try (RunningFetcher running =
+                RunningFetcher.start(
+                        config(TableFilter.of(List.of("shop.reconnect"), List.of())),
+                        state,
+                        null)) {
+            awaitConnected(running);
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < 50; i++) {
+                    server().execute(
+                                    "INSERT INTO shop.reconnect VALUES ("
+                                            + (round * 100 + i)
+                                            + ")");
+                }
+                // The server ends the relay's binlog stream, as a failover or a network cut would.
+                try (var connection = server().connect();
+                        var statement = connection.createStatement();
+                        var dumps =
+                                statement.executeQuery(
+                                        "SELECT ID FROM information_schema.PROCESSLIST"
+                                                + " WHERE COMMAND LIKE 'Binlog Dump%'")) {
+                    List<Long> ids = new java.util.ArrayList<>();
+                    while (dumps.next()) {
+                        ids.add(dumps.getLong(1));
+                    }
+                    for (long id : ids) {
+                        server().execute("KILL " + id);
+                    }
+                }
+            }
+            server().execute("INSERT INTO shop.reconnect VALUES (999)");
+            running.sink.awaitTransaction(
+                    t -> t.rowEvents().stream().anyMatch(e -> e.after()[0].equals(999L)));
+
+            List<Object> ids = running.sink.rowEvents().stream().map(e -> e.after()[0]).toList();
+            assertThat(ids).hasSize(151).doesNotHaveDuplicates();
+            long previous = -1;
+            for (CollectingSink.Published published : running.sink.transactions()) {
+                assertThat(published.scn()).isGreaterThan(previous);
+                previous = published.scn();
+            }
+            assertThat(running.failure()).isNull();
+        }
+    }
+
+    @Test
     void shouldAdvanceTheTimelineWithHeartbeatsWhenTheSourceIsIdle() throws Exception {
         try (RunningFetcher running =
                 RunningFetcher.start(
