@@ -98,11 +98,12 @@ class DependencyDirectionTest {
     static final ArchRule mainCodeNeverUsesTheTestKit =
             noClasses()
                     .that()
-                    .resideOutsideOfPackages("io.changegrid.testkit..", "io.changegrid.bench..")
+                    .resideOutsideOfPackages(
+                            "io.changegrid.testkit..", "io.changegrid.bench..", "io.changegrid.deploy.local..")
                     .should()
                     .dependOnClassesThat()
                     .resideInAPackage("io.changegrid.testkit..")
                     .because(
                             "the test kit starts private servers and belongs on test classpaths only; "
-                                    + "only the benchmark harness, which sets up its own sources, may use it");
+                                    + "only the benchmark harness and the local grid, which start their own private sources, may use it");
 }

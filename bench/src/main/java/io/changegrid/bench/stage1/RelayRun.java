@@ -35,6 +35,14 @@ final class RelayRun {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** What to do with the relay once it has caught up, before it is stopped (stage 2 reads it). */
+    @FunctionalInterface
+    interface WhileServing {
+        void run(String baseUrl, ProcessHandle relay) throws Exception;
+
+        WhileServing NOTHING = (baseUrl, relay) -> {};
+    }
+
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<String> javaOptions;
 
@@ -52,7 +60,8 @@ final class RelayRun {
             long expectedEvents,
             Path work,
             String heap,
-            long bufferBytes)
+            long bufferBytes,
+            WhileServing whileServing)
             throws Exception {
         int port = freePort();
         Path shm = Path.of("/dev/shm");
@@ -157,13 +166,8 @@ final class RelayRun {
                 }
                 if (done) {
                     long endNanos = System.nanoTime();
-                    double cpu =
-                            relay.toHandle()
-                                            .info()
-                                            .totalCpuDuration()
-                                            .orElse(Duration.ZERO)
-                                            .toNanos()
-                                    / 1e9;
+                    double cpu = cpuSeconds(relay.toHandle());
+                    whileServing.run(base, relay.toHandle());
                     return new Result(
                             (long) events,
                             (long) bytes,
@@ -179,6 +183,11 @@ final class RelayRun {
             relay.destroy();
             relay.waitFor();
         }
+    }
+
+    /** The CPU time a process has used so far, in seconds. */
+    static double cpuSeconds(ProcessHandle process) {
+        return process.info().totalCpuDuration().orElse(Duration.ZERO).toNanos() / 1e9;
     }
 
     private static double sum(String metrics, String prefix) {

@@ -113,7 +113,15 @@ public final class Stage1Main implements Callable<Integer> {
                     Math.max(256L << 20, ((2 * rows * 1700) / (64L << 20) + 2) * (64L << 20));
             RelayRun.Result relay =
                     new RelayRun(relayJavaOptions, bufferStorage)
-                            .run(server, from, to, 2 * rows, work, relayHeap, bufferBytes);
+                            .run(
+                                    server,
+                                    from,
+                                    to,
+                                    2 * rows,
+                                    work,
+                                    relayHeap,
+                                    bufferBytes,
+                                    RelayRun.WhileServing.NOTHING);
 
             report(bare, relay, loadSeconds);
             return relay.events() == 2 * rows && bare.rows() == 2 * rows ? 0 : 1;
