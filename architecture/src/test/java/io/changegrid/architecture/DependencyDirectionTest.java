@@ -99,7 +99,9 @@ class DependencyDirectionTest {
             noClasses()
                     .that()
                     .resideOutsideOfPackages(
-                            "io.changegrid.testkit..", "io.changegrid.bench..", "io.changegrid.deploy.local..")
+                            "io.changegrid.testkit..",
+                            "io.changegrid.bench..",
+                            "io.changegrid.deploy.local..")
                     .should()
                     .dependOnClassesThat()
                     .resideInAPackage("io.changegrid.testkit..")

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,7 +43,17 @@ public final class RelayMain implements Callable<Integer> {
     private Map<String, String> overrides = new LinkedHashMap<>();
 
     public static void main(String[] args) {
+        routeJavaUtilLogging();
         System.exit(new CommandLine(new RelayMain()).execute(args));
+    }
+
+    /**
+     * Sends java.util.logging (the binlog library's) to SLF4J, so one configuration decides what a
+     * relay logs. Entry points call it once.
+     */
+    public static void routeJavaUtilLogging() {
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
     }
 
     @Override

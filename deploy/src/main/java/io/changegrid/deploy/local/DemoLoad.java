@@ -32,12 +32,15 @@ final class DemoLoad implements Runnable {
     static void createSchema(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE IF NOT EXISTS shop");
-            statement.execute("CREATE TABLE IF NOT EXISTS shop.customers (id INT PRIMARY KEY, name VARCHAR(60),"
-                    + " email VARCHAR(80), since DATE)");
-            statement.execute("CREATE TABLE IF NOT EXISTS shop.orders (id BIGINT PRIMARY KEY, customer_id INT,"
-                    + " total DECIMAL(10,2), status ENUM('new','paid','shipped'), placed DATETIME(6))");
-            statement.execute("CREATE TABLE IF NOT EXISTS shop.order_items (order_id BIGINT, line INT,"
-                    + " sku VARCHAR(20), quantity INT, PRIMARY KEY (order_id, line))");
+            statement.execute(
+                    "CREATE TABLE IF NOT EXISTS shop.customers (id INT PRIMARY KEY, name VARCHAR(60),"
+                            + " email VARCHAR(80), since DATE)");
+            statement.execute(
+                    "CREATE TABLE IF NOT EXISTS shop.orders (id BIGINT PRIMARY KEY, customer_id INT,"
+                            + " total DECIMAL(10,2), status ENUM('new','paid','shipped'), placed DATETIME(6))");
+            statement.execute(
+                    "CREATE TABLE IF NOT EXISTS shop.order_items (order_id BIGINT, line INT,"
+                            + " sku VARCHAR(20), quantity INT, PRIMARY KEY (order_id, line))");
         }
     }
 
@@ -45,16 +48,21 @@ final class DemoLoad implements Runnable {
     public void run() {
         long intervalNanos = 1_000_000_000L / perSecond;
         long next = System.nanoTime();
-        try (PreparedStatement customer = connection.prepareStatement(
-                        "INSERT INTO shop.customers VALUES (?, ?, ?, CURRENT_DATE) ON DUPLICATE KEY UPDATE name = VALUES(name)");
-                PreparedStatement order = connection.prepareStatement(
-                        "INSERT INTO shop.orders VALUES (?, ?, ?, 'new', NOW(6))");
-                PreparedStatement item = connection.prepareStatement(
-                        "INSERT INTO shop.order_items VALUES (?, ?, ?, ?)");
-                PreparedStatement pay = connection.prepareStatement(
-                        "UPDATE shop.orders SET status = 'paid' WHERE id = ?");
-                PreparedStatement cancel = connection.prepareStatement(
-                        "DELETE FROM shop.order_items WHERE order_id = ? AND line = 1")) {
+        try (PreparedStatement customer =
+                        connection.prepareStatement(
+                                "INSERT INTO shop.customers VALUES (?, ?, ?, CURRENT_DATE) ON DUPLICATE KEY UPDATE name = VALUES(name)");
+                PreparedStatement order =
+                        connection.prepareStatement(
+                                "INSERT INTO shop.orders VALUES (?, ?, ?, 'new', NOW(6))");
+                PreparedStatement item =
+                        connection.prepareStatement(
+                                "INSERT INTO shop.order_items VALUES (?, ?, ?, ?)");
+                PreparedStatement pay =
+                        connection.prepareStatement(
+                                "UPDATE shop.orders SET status = 'paid' WHERE id = ?");
+                PreparedStatement cancel =
+                        connection.prepareStatement(
+                                "DELETE FROM shop.order_items WHERE order_id = ? AND line = 1")) {
             connection.setAutoCommit(false);
             for (long n = 1; !stopped && n <= transactions; n++) {
                 int customerId = 1 + random.nextInt(500);
@@ -64,7 +72,8 @@ final class DemoLoad implements Runnable {
                 customer.executeUpdate();
                 order.setLong(1, n);
                 order.setInt(2, customerId);
-                order.setBigDecimal(3, java.math.BigDecimal.valueOf(100 + random.nextInt(100_000), 2));
+                order.setBigDecimal(
+                        3, java.math.BigDecimal.valueOf(100 + random.nextInt(100_000), 2));
                 order.executeUpdate();
                 int lines = 1 + random.nextInt(3);
                 for (int line = 1; line <= lines; line++) {

@@ -1,0 +1,35 @@
+package io.changegrid.consumer;
+
+import io.changegrid.consumer.pull.PullerState;
+
+/**
+ * A snapshot of a consumer's progress, for logs, metrics and tests.
+ *
+ * @param state the consumer's state
+ * @param pullerState the puller's state
+ * @param relay the relay pulled from now, or last
+ * @param pulledScn the checkpoint after the last response taken into the buffer
+ * @param checkpointScn the last checkpoint saved (or loaded at start); -1 if none
+ * @param lagMillis how far the last checkpoint's commit (or heartbeat) time is behind the wall
+ *     clock; -1 before the first checkpoint with a time
+ * @param eventsDelivered events of whole transactions handed to the callback, re-deliveries
+ *     included
+ * @param transactionsDelivered transactions handed to the callback whole, re-deliveries included
+ * @param batches batches completed and checkpointed
+ * @param retries RETRY results of the callback
+ * @param bufferUsedBytes bytes of the consumer event buffer in use
+ * @param bufferCapacity the buffer's size
+ */
+public record ConsumerStatus(
+        ConsumerState state,
+        PullerState pullerState,
+        String relay,
+        long pulledScn,
+        long checkpointScn,
+        long lagMillis,
+        long eventsDelivered,
+        long transactionsDelivered,
+        long batches,
+        long retries,
+        long bufferUsedBytes,
+        int bufferCapacity) {}

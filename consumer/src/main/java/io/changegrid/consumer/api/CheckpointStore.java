@@ -1,0 +1,33 @@
+package io.changegrid.consumer.api;
+
+import java.io.IOException;
+import java.util.OptionalLong;
+
+/**
+ * Where a consumer keeps its checkpoint: the SCN of the last transaction (or heartbeat) its
+ * callback fully processed. The consumer loads it once at start and resumes right after it, and
+ * saves it after every batch. Plug in another store to keep the checkpoint next to the callback's
+ * data (in the same target database transaction, for exactly-once).
+ *
+ * <p>Threading: {@link #load} is called by the thread that starts the consumer, {@link #save} only
+ * on the consumer's dispatcher thread; never concurrently.
+ */
+public interface CheckpointStore {
+
+    /**
+     * The saved checkpoint.
+     *
+     * @return the SCN, or empty if none was saved yet (the consumer then starts at the oldest
+     *     transaction the relay holds)
+     * @throws IOException if the store cannot be read or holds something that is not a checkpoint;
+     *     the consumer does not start
+     */
+    OptionalLong load() throws IOException;
+
+    /**
+     * Saves a checkpoint durably: when this returns, a crash right after must not lose it.
+     *
+     * @throws IOException if it could not be saved; the consumer stops with the error
+     */
+    void save(long scn) throws IOException;
+}

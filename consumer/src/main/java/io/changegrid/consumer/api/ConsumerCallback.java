@@ -1,0 +1,87 @@
+package io.changegrid.consumer.api;
+
+/**
+ * Receives a source's committed transactions, whole and in commit order: the user's code in a
+ * consumer.
+ *
+ * <p><b>Order of calls.</b> Transactions arrive in batches:
+ *
+ * <pre>
+ * onStartBatch
+ *   onStartTransaction(t1)  onEvent(e)...  onEndTransaction(t1)
+ *   onStartTransaction(t2)  onEvent(e)...  onEndTransaction(t2)
+ *   ...
+ * onEndBatch(checkpointScn)          then the checkpoint is saved
+ * </pre>
+ *
+ * A batch holds one or more whole transactions (up to {@code batch.maxTransactions}, and only as
+ * many as arrive within {@code batch.maxWait}); the checkpoint is saved after {@link #onEndBatch}
+ * returned {@link CallbackResult#SUCCESS}, never inside a batch. Heartbeats of an idle source move
+ * the checkpoint without any call.
+ *
+ * <p><b>Results.</b> Every method returns a {@link CallbackResult}. On {@code RETRY} or {@code
+ * FAIL} the consumer abandons the batch at once (no further call for it, not even {@code
+ * onEndTransaction} or {@code onEndBatch}) and calls {@link #onRollback} with the checkpoint; then
+ * for {@code RETRY} it waits a backoff and delivers everything after the checkpoint again, from
+ * {@code onStartBatch}; for {@code FAIL} it stops with a {@link CallbackFailedException}. An
+ * exception thrown by any method (or a {@code null} result) counts as {@code FAIL} with that cause:
+ * only the callback knows which of its errors are worth retrying, so it says so by returning {@code
+ * RETRY}, and a bug never turns into an endless retry loop.
+ *
+ * <p><b>Delivery guarantee: at least once.</b> A transaction is delivered again after a {@code
+ * RETRY} of its batch, and after a crash or {@code FAIL} once the consumer restarts at its
+ * checkpoint. A callback that must not apply a transaction twice keeps the SCN of the last one it
+ * applied (next to its data, atomically, for exactly-once) and skips transactions at or below it;
+ * {@link #onEndBatch} names the SCN about to be checkpointed for that purpose.
+ *
+ * <p><b>Threading.</b> All methods of one consumer's callback are called on that consumer's single
+ * dispatcher thread, one at a time, in the source's commit order; a callback needs no locking of
+ * its own unless other threads read its state. A callback may block (e.g. on a database write); the
+ * consumer keeps pulling from the relay meanwhile until its buffer is full.
+ *
+ * <p>Only {@link #onEvent} must be implemented; the other methods default to {@code SUCCESS}.
+ */
+@FunctionalInterface
+public interface ConsumerCallback {
+
+    /** A batch of transactions begins. */
+    default CallbackResult onStartBatch() {
+        return CallbackResult.SUCCESS;
+    }
+
+    /** A transaction begins; its events follow. */
+    default CallbackResult onStartTransaction(TransactionInfo transaction) {
+        return CallbackResult.SUCCESS;
+    }
+
+    /**
+     * One event of the current transaction. The view is valid only during this call: copy what you
+     * keep.
+     */
+    CallbackResult onEvent(EventView event);
+
+    /** The current transaction is complete: all its events were delivered. */
+    default CallbackResult onEndTransaction(TransactionInfo transaction) {
+        return CallbackResult.SUCCESS;
+    }
+
+    /**
+     * The batch is complete. After {@code SUCCESS} the consumer saves {@code checkpointScn} as its
+     * checkpoint, so flush and sync what the batch wrote before returning.
+     *
+     * @param checkpointScn the checkpoint that will be saved: the SCN of the batch's last
+     *     transaction, or a later one when heartbeats or left-out transactions followed it
+     */
+    default CallbackResult onEndBatch(long checkpointScn) {
+        return CallbackResult.SUCCESS;
+    }
+
+    /**
+     * The batch in progress was abandoned after a {@code RETRY} or {@code FAIL}: undo or forget
+     * what it did so far. Delivery resumes (after {@code RETRY}) with the first transaction after
+     * {@code checkpointScn}. An exception thrown here stops the consumer as {@code FAIL} would.
+     *
+     * @param checkpointScn the last saved checkpoint, or -1 if none was saved yet
+     */
+    default void onRollback(long checkpointScn) {}
+}

@@ -1,0 +1,94 @@
+package io.changegrid.consumer.checkpoint;
+
+import io.changegrid.consumer.api.CheckpointStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.OptionalLong;
+
+/**
+ * Keeps the checkpoint in a small text file ({@code scn=4294967396}), replaced atomically: the new
+ * content goes to a temporary file in the same directory, which is synced, renamed over the old
+ * file, and the directory is synced so the rename survives a crash. A reader therefore sees the old
+ * checkpoint or the new one, never a torn file.
+ *
+ * <p>Threading: {@link #load} and {@link #save} must not run concurrently (the consumer never
+ * does).
+ */
+public final class FileCheckpointStore implements CheckpointStore {
+
+    private static final String KEY = "scn=";
+
+    private final Path file;
+    private final Path temporary;
+
+    /** A store in {@code file}; its directory is created on the first save if missing. */
+    public FileCheckpointStore(Path file) {
+        this.file = file.toAbsolutePath();
+        this.temporary = this.file.resolveSibling(this.file.getFileName() + ".tmp");
+    }
+
+    /** The checkpoint file. */
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public OptionalLong load() throws IOException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return OptionalLong.empty();
+        }
+        for (String line : text.split("\n")) {
+            if (line.startsWith(KEY)) {
+                try {
+                    return OptionalLong.of(Long.parseLong(line.substring(KEY.length()).trim()));
+                } catch (NumberFormatException e) {
+                    throw new IOException(
+                            "checkpoint file holds no SCN: file=" + file + ", line=" + line, e);
+                }
+            }
+        }
+        throw new IOException("checkpoint file holds no SCN: file=" + file + ", text=" + text);
+    }
+
+    @Override
+    public void save(long scn) throws IOException {
+        Path directory = file.getParent();
+        Files.createDirectories(directory);
+        ByteBuffer content =
+                ByteBuffer.wrap((KEY + scn + "\n").getBytes(StandardCharsets.US_ASCII));
+        try (FileChannel out =
+                FileChannel.open(
+                        temporary,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (content.hasRemaining()) {
+                out.write(content);
+            }
+            out.force(true);
+        }
+        Files.move(
+                temporary,
+                file,
+                StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FileCheckpointStore[" + file + "]";
+    }
+}

@@ -1,0 +1,148 @@
+package io.changegrid.consumer.dispatch;
+
+import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.events.Operation;
+import io.changegrid.events.frame.EventFrame;
+import java.nio.ByteBuffer;
+
+/**
+ * The dispatcher's read position in the consumer event buffer, stepping from item to item: a whole
+ * transaction, a heartbeat, or the end of an entry (which carries the relay's checkpoint for it).
+ * Frames were checked by the puller, so they are read here without checks and without copying.
+ *
+ * <p>A {@link #mark} remembers a position (right after the last checkpoint); {@link #rewind} goes
+ * back to it to deliver again after a RETRY. The buffer keeps everything after the mark, because
+ * entries are released only up to the mark.
+ *
+ * <p>Not thread-safe: owned by the dispatcher thread.
+ */
+final class BufferCursor {
+
+    static final int NOTHING_YET = EventBuffer.NOTHING_YET;
+    static final int FINISHED = EventBuffer.FINISHED;
+    static final int TRANSACTION = 1;
+    static final int HEARTBEAT = 2;
+    static final int ENTRY_END = 3;
+
+    private final EventBuffer buffer;
+    private final ByteBuffer view;
+    private final EventFrame frame = new EventFrame();
+
+    private long sequence;
+    private int position = -1; // -1: entry `sequence` not opened yet
+    private int end;
+    private int source;
+    private long markSequence;
+    private int markPosition = -1;
+
+    private long scn;
+    private long timeMicros;
+    private int transactionStart;
+    private int endFrame;
+    private int frames;
+
+    BufferCursor(EventBuffer buffer) {
+        this.buffer = buffer;
+        this.view = buffer.view();
+    }
+
+    /**
+     * Steps to the next item, waiting up to {@code timeoutNanos} for the next entry.
+     *
+     * @return {@link #TRANSACTION}, {@link #HEARTBEAT}, {@link #ENTRY_END}, {@link #NOTHING_YET} or
+     *     {@link #FINISHED}
+     */
+    int next(long timeoutNanos) throws InterruptedException {
+        if (position < 0) {
+            int available = buffer.await(sequence, timeoutNanos);
+            if (available != EventBuffer.AVAILABLE) {
+                return available;
+            }
+            open();
+        }
+        if (position == end) {
+            scn = buffer.entryLastScn(sequence);
+            timeMicros = 0;
+            sequence++;
+            position = -1;
+            return ENTRY_END;
+        }
+        frame.wrap(view, position);
+        scn = frame.scn();
+        timeMicros = frame.commitTimeMicros();
+        if (frame.operationCode() == Operation.HEARTBEAT.code()) {
+            position += frame.length();
+            return HEARTBEAT;
+        }
+        transactionStart = position;
+        frames = 0;
+        int at = position;
+        while (true) {
+            frame.wrap(view, at);
+            if (frame.isEndOfTransaction()) {
+                endFrame = at;
+                position = at + frame.length();
+                return TRANSACTION;
+            }
+            frames++;
+            at += frame.length();
+        }
+    }
+
+    /** Remembers the current position, to {@link #rewind} to. */
+    void mark() {
+        markSequence = sequence;
+        markPosition = position;
+    }
+
+    /** Goes back to the {@link #mark}. */
+    void rewind() {
+        sequence = markSequence;
+        position = markPosition;
+        if (position >= 0) {
+            end = buffer.entryOffset(sequence) + buffer.entryLength(sequence);
+            source = buffer.entrySource(sequence);
+        }
+    }
+
+    /** The first entry the mark still needs; every entry before it may be released. */
+    long markSequence() {
+        return markSequence;
+    }
+
+    /** The SCN of the current transaction or heartbeat, or the checkpoint after an entry. */
+    long scn() {
+        return scn;
+    }
+
+    /** The commit (or heartbeat) time of the current item, microseconds; 0 for an entry end. */
+    long timeMicros() {
+        return timeMicros;
+    }
+
+    /** The relay the current entry came from. */
+    int source() {
+        return source;
+    }
+
+    /** The offset of the current transaction's first frame. */
+    int transactionStart() {
+        return transactionStart;
+    }
+
+    /** The offset of the current transaction's END_OF_TRANSACTION frame. */
+    int endFrame() {
+        return endFrame;
+    }
+
+    /** The number of frames of the current transaction before its END_OF_TRANSACTION frame. */
+    int frames() {
+        return frames;
+    }
+
+    private void open() {
+        position = buffer.entryOffset(sequence);
+        end = position + buffer.entryLength(sequence);
+        source = buffer.entrySource(sequence);
+    }
+}

@@ -1,0 +1,398 @@
+package io.changegrid.consumer.dispatch;
+
+import io.changegrid.consumer.api.CallbackFailedException;
+import io.changegrid.consumer.api.CallbackResult;
+import io.changegrid.consumer.api.CheckpointStore;
+import io.changegrid.consumer.api.ConsumerCallback;
+import io.changegrid.consumer.api.ConsumerException;
+import io.changegrid.consumer.api.TransactionInfo;
+import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.config.Backoff;
+import io.changegrid.consumer.config.ConsumerConfig;
+import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.schema.SchemaRegistry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands whole transactions from the consumer event buffer to the {@link ConsumerCallback}, in
+ * batches, and checkpoints after each (the contract is {@link ConsumerCallback}'s Javadoc):
+ *
+ * <ul>
+ *   <li><b>Batching</b>: a batch starts with the first transaction available and takes more as long
+ *       as they arrive within {@code batch.maxWait} of its start, up to {@code
+ *       batch.maxTransactions}; it also ends early when the puller waits for room, on stop, and
+ *       when the puller finished. Heartbeats and left-out transactions only move the checkpoint;
+ *       when no batch is open they are checkpointed as soon as nothing else is buffered.
+ *   <li><b>Checkpoint</b>: saved after {@code onEndBatch} returned SUCCESS; then the buffer entries
+ *       wholly before it are released, which is the only way buffer space is freed.
+ *   <li><b>RETRY</b>: {@code onRollback}, a backoff, and delivery again from the first transaction
+ *       after the checkpoint, re-read from the buffer (nothing is fetched again); after {@code
+ *       callback.retryLimit} RETRYs in a row it stops as on FAIL.
+ *   <li><b>FAIL</b> (or an exception, or {@code null}): {@code onRollback}, then the dispatcher
+ *       stops with a {@link CallbackFailedException}; the checkpoint stays before the failed
+ *       transaction.
+ * </ul>
+ *
+ * <p>Per event it allocates nothing: frames are read in place through one {@link FrameEventView};
+ * per transaction it allocates its {@link TransactionInfo}.
+ *
+ * <p>Threading: {@link #run} on the dispatcher thread, which makes every callback call; {@link
+ * #stop} and the getters from any thread.
+ */
+public final class Dispatcher implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+    private static final long IDLE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final EventBuffer buffer;
+    private final ByteBuffer frames;
+    private final ConsumerCallback callback;
+    private final CheckpointStore store;
+    private final int maxTransactions;
+    private final long maxWaitNanos;
+    private final Backoff retryBackoff;
+    private final int retryLimit;
+    private final BufferCursor cursor;
+    private final FrameEventView view;
+    private final EventFrame frame = new EventFrame();
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+
+    private long pendingScn;
+    private long pendingTimeMicros;
+    private int retriesInRow;
+    private boolean finished;
+    private CallbackResult abandonResult;
+    private String abandonMethod;
+    private long abandonScn;
+    private int abandonIndex;
+    private Throwable abandonCause;
+
+    private volatile boolean stopping;
+    private volatile long savedScn;
+    private volatile long checkpointTimeMicros;
+    private volatile long eventsDelivered;
+    private volatile long transactionsDelivered;
+    private volatile long batches;
+    private volatile long retries;
+    private volatile ConsumerException failure;
+
+    /**
+     * @param config batching and retry settings
+     * @param buffer the consumer event buffer this dispatcher is the only reader of
+     * @param registries the schemas of each relay, by relay index
+     * @param callback the user's callback
+     * @param store where checkpoints are saved
+     * @param startScn the checkpoint the consumer started after (-1: none)
+     */
+    public Dispatcher(
+            ConsumerConfig config,
+            EventBuffer buffer,
+            List<SchemaRegistry> registries,
+            ConsumerCallback callback,
+            CheckpointStore store,
+            long startScn) {
+        this.buffer = buffer;
+        this.frames = buffer.view();
+        this.callback = callback;
+        this.store = store;
+        this.maxTransactions = config.batchMaxTransactions();
+        this.maxWaitNanos = config.batchMaxWait().toNanos();
+        this.retryBackoff = config.retryBackoff();
+        this.retryLimit = config.retryLimit();
+        this.cursor = new BufferCursor(buffer);
+        this.view = new FrameEventView(buffer.view(), registries);
+        this.savedScn = startScn;
+        this.pendingScn = startScn;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!stopping) {
+                // Progress from heartbeats is saved as soon as nothing else is buffered.
+                int item = cursor.next(pendingScn > savedScn ? 0 : IDLE_WAIT_NANOS);
+                if (item == BufferCursor.TRANSACTION) {
+                    if (!runBatch()) {
+                        return;
+                    }
+                } else if (item == BufferCursor.HEARTBEAT || item == BufferCursor.ENTRY_END) {
+                    advance(cursor.scn(), cursor.timeMicros());
+                    if (pendingScn == savedScn) {
+                        settle();
+                    }
+                } else if (item == BufferCursor.NOTHING_YET) {
+                    settle();
+                } else {
+                    settle();
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ConsumerException e) {
+            failure = e;
+        } catch (RuntimeException | Error e) {
+            failure = new ConsumerException("dispatcher stopped on a bug: " + e, e);
+            LOG.error("dispatcher stopped on a bug", e);
+        } finally {
+            if (failure != null) {
+                LOG.error("dispatcher stopped: {}", failure.getMessage(), failure.getCause());
+            }
+        }
+    }
+
+    /** Asks the dispatcher to stop after the transaction in progress; returns at once. */
+    public void stop() {
+        stopping = true;
+        stopRequested.countDown();
+        buffer.wakeReader();
+    }
+
+    /** The last checkpoint saved, or the start checkpoint. */
+    public long checkpointScn() {
+        return savedScn;
+    }
+
+    /** The commit (or heartbeat) time at the last checkpoint, microseconds; 0 if unknown. */
+    public long checkpointTimeMicros() {
+        return checkpointTimeMicros;
+    }
+
+    /** Events of whole transactions delivered, re-deliveries included. */
+    public long eventsDelivered() {
+        return eventsDelivered;
+    }
+
+    /** Transactions delivered whole, re-deliveries included. */
+    public long transactionsDelivered() {
+        return transactionsDelivered;
+    }
+
+    /** Batches completed and checkpointed. */
+    public long batches() {
+        return batches;
+    }
+
+    /** RETRY results so far. */
+    public long retries() {
+        return retries;
+    }
+
+    /** Why the dispatcher stopped, or null. */
+    public ConsumerException failure() {
+        return failure;
+    }
+
+    /**
+     * Delivers one batch, starting with the transaction the cursor is on.
+     *
+     * @return false if the dispatcher must end
+     */
+    private boolean runBatch() throws InterruptedException {
+        long deadline = System.nanoTime() + maxWaitNanos;
+        CallbackResult result;
+        try {
+            result = callback.onStartBatch();
+        } catch (Throwable t) {
+            return abandon(CallbackResult.FAIL, "onStartBatch", cursor.scn(), -1, t);
+        }
+        if (result != CallbackResult.SUCCESS) {
+            return abandon(result, "onStartBatch", cursor.scn(), -1, null);
+        }
+        int count = 0;
+        int item = BufferCursor.TRANSACTION;
+        while (true) {
+            if (item == BufferCursor.TRANSACTION) {
+                if (!deliverTransaction()) {
+                    return abandon(
+                            abandonResult, abandonMethod, abandonScn, abandonIndex, abandonCause);
+                }
+                count++;
+                advance(cursor.scn(), cursor.timeMicros());
+                if (count >= maxTransactions || stopping || buffer.isWriterWaiting()) {
+                    break;
+                }
+            } else if (item == BufferCursor.HEARTBEAT || item == BufferCursor.ENTRY_END) {
+                advance(cursor.scn(), cursor.timeMicros());
+            } else {
+                finished = item == BufferCursor.FINISHED;
+                break;
+            }
+            item = cursor.next(Math.max(0, deadline - System.nanoTime()));
+        }
+        try {
+            result = callback.onEndBatch(pendingScn);
+        } catch (Throwable t) {
+            return abandon(CallbackResult.FAIL, "onEndBatch", pendingScn, -1, t);
+        }
+        if (result != CallbackResult.SUCCESS) {
+            return abandon(result, "onEndBatch", pendingScn, -1, null);
+        }
+        settle();
+        retriesInRow = 0;
+        batches = batches + 1;
+        return !finished;
+    }
+
+    /** Delivers the transaction the cursor is on; false (and why in the abandon fields) if not. */
+    private boolean deliverTransaction() {
+        int source = cursor.source();
+        frame.wrap(frames, cursor.endFrame());
+        int eventCount = frame.index();
+        frame.wrap(frames, cursor.transactionStart());
+        TransactionInfo transaction =
+                new TransactionInfo(
+                        frame.sourceId(),
+                        frame.scn(),
+                        frame.transactionId(),
+                        frame.commitTimeMicros(),
+                        eventCount,
+                        cursor.frames());
+        long scn = transaction.scn();
+        CallbackResult result;
+        try {
+            result = callback.onStartTransaction(transaction);
+        } catch (Throwable t) {
+            return abandoned(CallbackResult.FAIL, "onStartTransaction", scn, -1, t);
+        }
+        if (result != CallbackResult.SUCCESS) {
+            return abandoned(result, "onStartTransaction", scn, -1, null);
+        }
+        int offset = cursor.transactionStart();
+        for (int i = 0; i < transaction.deliveredCount(); i++) {
+            view.wrap(frames, offset, source, transaction.transactionId());
+            try {
+                result = callback.onEvent(view);
+            } catch (Throwable t) {
+                return abandoned(CallbackResult.FAIL, "onEvent", scn, view.index(), t);
+            }
+            if (result != CallbackResult.SUCCESS) {
+                return abandoned(result, "onEvent", scn, view.index(), null);
+            }
+            offset += view.frameLength();
+        }
+        try {
+            result = callback.onEndTransaction(transaction);
+        } catch (Throwable t) {
+            return abandoned(CallbackResult.FAIL, "onEndTransaction", scn, -1, t);
+        }
+        if (result != CallbackResult.SUCCESS) {
+            return abandoned(result, "onEndTransaction", scn, -1, null);
+        }
+        eventsDelivered = eventsDelivered + transaction.deliveredCount();
+        transactionsDelivered = transactionsDelivered + 1;
+        return true;
+    }
+
+    private boolean abandoned(
+            CallbackResult result, String method, long scn, int index, Throwable cause) {
+        abandonResult = result;
+        abandonMethod = method;
+        abandonScn = scn;
+        abandonIndex = index;
+        abandonCause = cause;
+        return false;
+    }
+
+    /**
+     * Rolls the batch back and goes back to the checkpoint; for RETRY waits a backoff.
+     *
+     * @return false if the dispatcher must end
+     */
+    private boolean abandon(
+            CallbackResult result, String method, long scn, int index, Throwable cause)
+            throws InterruptedException {
+        String where =
+                "method="
+                        + method
+                        + ", scn="
+                        + scn
+                        + (index >= 0 ? ", index=" + index : "")
+                        + ", checkpoint="
+                        + savedScn;
+        try {
+            callback.onRollback(savedScn);
+        } catch (Throwable t) {
+            if (cause != null) {
+                t.addSuppressed(cause);
+            }
+            failure =
+                    new CallbackFailedException("callback failed in onRollback: " + where, scn, t);
+            return false;
+        }
+        cursor.rewind();
+        pendingScn = savedScn;
+        pendingTimeMicros = checkpointTimeMicros;
+        if (result == null) {
+            failure = new CallbackFailedException("callback returned null: " + where, scn, null);
+            return false;
+        }
+        if (result == CallbackResult.FAIL) {
+            failure =
+                    new CallbackFailedException(
+                            (cause == null ? "callback failed: " : "callback threw: ")
+                                    + where
+                                    + (cause == null ? "" : ", error=" + cause),
+                            scn,
+                            cause);
+            return false;
+        }
+        retries = retries + 1;
+        retriesInRow++;
+        if (retryLimit > 0 && retriesInRow > retryLimit) {
+            failure =
+                    new CallbackFailedException(
+                            "callback asked to retry too often: "
+                                    + where
+                                    + ", retries="
+                                    + retriesInRow
+                                    + ", callback.retryLimit="
+                                    + retryLimit,
+                            scn,
+                            null);
+            return false;
+        }
+        long waitNanos = retryBackoff.delayNanos(retriesInRow);
+        LOG.info(
+                "callback asked to retry, delivering again from the checkpoint: {}, attempt={}, waitMillis={}",
+                where,
+                retriesInRow,
+                TimeUnit.NANOSECONDS.toMillis(waitNanos));
+        stopRequested.await(waitNanos, TimeUnit.NANOSECONDS);
+        return true;
+    }
+
+    private void advance(long scn, long timeMicros) {
+        if (scn > pendingScn) {
+            pendingScn = scn;
+        }
+        if (timeMicros > 0) {
+            pendingTimeMicros = timeMicros;
+        }
+    }
+
+    /**
+     * Saves the pending checkpoint if it moved, then releases the buffer entries wholly before the
+     * cursor.
+     */
+    private void settle() {
+        if (pendingScn > savedScn) {
+            try {
+                store.save(pendingScn);
+            } catch (IOException e) {
+                throw new ConsumerException(
+                        "checkpoint not saved: scn=" + pendingScn + ", store=" + store, e);
+            }
+            savedScn = pendingScn;
+            checkpointTimeMicros = pendingTimeMicros;
+        }
+        cursor.mark();
+        buffer.release(cursor.markSequence());
+    }
+}

@@ -1,0 +1,410 @@
+package io.changegrid.consumer.pull;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.changegrid.consumer.api.ConsumerException;
+import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.config.ConsumerConfig;
+import io.changegrid.consumer.config.Subscription;
+import io.changegrid.consumer.schema.SchemaCache;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.http.HttpHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pulls a source's stream from its relays into the consumer event buffer: long-polls {@code GET
+ * /v1/stream} on one relay, reads each response body once, straight into a claimed region of the
+ * buffer, checks it ({@link ResponseCheck}), fetches the schemas its frames name, and publishes it.
+ * Which relay to ask and what to do on errors is {@link RelayFailover}'s decision; a failover
+ * resumes at the same position, because every relay of a source numbers transactions with the same
+ * SCNs.
+ *
+ * <p>The position it asks from is the checkpoint after the last response it published (at start,
+ * the consumer's saved checkpoint), not the dispatcher's checkpoint: what is in the buffer is never
+ * fetched twice.
+ *
+ * <p>Back pressure and copies: before each request it claims {@code fetch.maxBytes} of contiguous
+ * buffer, waiting while the buffer is full, and reads the body straight into that claim (the relay
+ * sends chunked bodies, so their length is only known at their end). A body larger than the claim,
+ * which the relay sends when one transaction is larger than {@code fetch.maxBytes}, is read aside
+ * and copied once more into a claim of its full size; one larger than {@code buffer.capacity} stops
+ * the consumer with an error naming that setting.
+ *
+ * <p>Threading: {@link #run} on the puller thread, which owns all mutable state; {@link #stop} and
+ * the getters from any thread. Jetty's client threads only deliver response bytes to the input
+ * stream the puller thread reads.
+ */
+public final class Puller implements Runnable {
+
+    static final String LAST_SCN = "X-Changegrid-Last-Scn";
+    private static final Logger LOG = LoggerFactory.getLogger(Puller.class);
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final int MAX_ERROR_BODY = 512;
+
+    private final List<URI> relays;
+    private final EventBuffer buffer;
+    private final List<SchemaCache> schemas;
+    private final HttpClient http;
+    private final RelayFailover failover;
+    private final ResponseCheck check = new ResponseCheck();
+    private final BodyReader bodies;
+    private final String fixedQuery;
+    private final int requestBytes;
+    private final long requestTimeoutMillis;
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private long position;
+
+    private volatile Request inFlight;
+    private volatile boolean stopping;
+    private volatile PullerState publishedState = PullerState.PICK_RELAY;
+    private volatile int publishedRelay;
+    private volatile long publishedPosition;
+    private volatile long responses;
+    private volatile long bytesPulled;
+    private volatile ConsumerException failure;
+
+    /**
+     * @param config the relays, subscription and fetch settings
+     * @param buffer the consumer event buffer this puller is the only writer of
+     * @param schemas one schema cache per relay, in the order of {@code config.relays()}
+     * @param http a started HTTP client
+     * @param startScn the checkpoint to continue after, -1 for the oldest the relay holds
+     */
+    public Puller(
+            ConsumerConfig config,
+            EventBuffer buffer,
+            List<SchemaCache> schemas,
+            HttpClient http,
+            long startScn) {
+        this.relays = config.relays();
+        this.buffer = buffer;
+        this.schemas = schemas;
+        this.http = http;
+        List<String> names = new ArrayList<>();
+        for (URI relay : relays) {
+            names.add(relay.toString());
+        }
+        this.failover = new RelayFailover(names, config.fetchBackoff());
+        this.requestBytes = Math.min(config.fetchMaxBytes(), buffer.capacity());
+        this.bodies = new BodyReader(buffer, requestBytes);
+        this.requestTimeoutMillis =
+                config.pollTimeout().toMillis() + config.requestTimeout().toMillis();
+        this.fixedQuery =
+                "&maxBytes="
+                        + requestBytes
+                        + "&timeoutMs="
+                        + config.pollTimeout().toMillis()
+                        + "&format=binary"
+                        + subscriptionQuery(config.subscription());
+        this.position = startScn;
+        this.publishedPosition = startScn;
+    }
+
+    /** Schema sources for each relay of {@code config}, fetching over {@code http}. */
+    public static List<SchemaCache> schemaCaches(ConsumerConfig config, HttpClient http) {
+        List<SchemaCache> caches = new ArrayList<>();
+        for (URI relay : config.relays()) {
+            caches.add(
+                    new SchemaCache(new RelaySchemaSource(http, relay, config.requestTimeout())));
+        }
+        return caches;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!failover.state().isTerminal()) {
+                switch (failover.state()) {
+                    case PICK_RELAY -> pick();
+                    case STREAMING -> pull();
+                    case BACKOFF -> backOff();
+                    case FAILED, STOPPED -> {}
+                }
+                publishedState = failover.state();
+                publishedRelay = failover.relay();
+            }
+            failure = failover.failure();
+            if (failure != null) {
+                LOG.error("puller stopped: {}", failure.getMessage());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failover.onStop();
+        } catch (RuntimeException | Error e) {
+            failure = new ConsumerException("puller stopped on a bug: " + e, e);
+            LOG.error("puller stopped on a bug", e);
+        } finally {
+            publishedState = failover.state().isTerminal() ? failover.state() : PullerState.FAILED;
+            buffer.finish();
+        }
+    }
+
+    /** Asks the puller to stop: a request in flight is aborted. Returns at once. */
+    public void stop() {
+        stopping = true;
+        stopRequested.countDown();
+        Request request = inFlight;
+        if (request != null) {
+            request.abort(new IOException("consumer stopping"));
+        }
+    }
+
+    public PullerState state() {
+        return publishedState;
+    }
+
+    /** The relay asked now, or last. */
+    public URI relay() {
+        return relays.get(publishedRelay);
+    }
+
+    /** The checkpoint after the last response taken into the buffer. */
+    public long position() {
+        return publishedPosition;
+    }
+
+    /** Responses with events or a new checkpoint taken into the buffer. */
+    public long responses() {
+        return responses;
+    }
+
+    /** Response body bytes taken into the buffer. */
+    public long bytesPulled() {
+        return bytesPulled;
+    }
+
+    /** Why the puller failed, or null. */
+    public ConsumerException failure() {
+        return failure;
+    }
+
+    private void pick() {
+        if (stopping) {
+            failover.onStop();
+            return;
+        }
+        failover.onPicked();
+    }
+
+    private void backOff() throws InterruptedException {
+        long nanos = failover.backoffNanos();
+        LOG.info(
+                "every relay failed, backing off: relays={}, from={}, waitMillis={}",
+                relays,
+                position,
+                TimeUnit.NANOSECONDS.toMillis(nanos));
+        if (stopRequested.await(nanos, TimeUnit.NANOSECONDS)) {
+            failover.onStop();
+        } else {
+            failover.onBackoffElapsed();
+        }
+    }
+
+    private void pull() throws InterruptedException {
+        // Room for a whole response before asking for one (back pressure): the body is read
+        // straight into this claim, the only copy.
+        int claim = stopping ? EventBuffer.CLOSED : buffer.claim(requestBytes);
+        if (claim < 0) {
+            failover.onStop();
+            return;
+        }
+        int relayIndex = failover.relay();
+        URI relay = relays.get(relayIndex);
+        String url = relay + "v1/stream?from=" + position + fixedQuery;
+        InputStreamResponseListener listener = new InputStreamResponseListener();
+        Request request =
+                http.newRequest(url)
+                        .timeout(requestTimeoutMillis, TimeUnit.MILLISECONDS)
+                        .idleTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        inFlight = request;
+        try {
+            if (stopping) {
+                failover.onStop();
+                return;
+            }
+            request.send(listener);
+            Response response;
+            try {
+                response = listener.get(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                request.abort(e);
+                relayFailed(relay, "no answer in time: timeoutMillis=" + requestTimeoutMillis);
+                return;
+            } catch (ExecutionException e) {
+                relayFailed(relay, describe(e.getCause()));
+                return;
+            }
+            try (InputStream body = listener.getInputStream()) {
+                switch (response.getStatus()) {
+                    case 200 -> receive(relayIndex, relay, response, body, claim);
+                    case 410 -> tooOld(relay, body);
+                    case 400 ->
+                            failover.onFatal(
+                                    new ConsumerException(
+                                            "relay rejected the stream request: url="
+                                                    + url
+                                                    + ", error="
+                                                    + errorText(body)));
+                    default ->
+                            relayFailed(
+                                    relay,
+                                    "unexpected status: status="
+                                            + response.getStatus()
+                                            + ", body="
+                                            + errorText(body));
+                }
+            } catch (IOException e) {
+                relayFailed(relay, describe(e));
+            }
+        } finally {
+            inFlight = null;
+        }
+    }
+
+    private void receive(int relayIndex, URI relay, Response response, InputStream body, int claim)
+            throws IOException, InterruptedException {
+        long lastScn;
+        try {
+            lastScn = Long.parseLong(response.getHeaders().get(LAST_SCN));
+        } catch (NumberFormatException e) {
+            relayFailed(relay, "response lacks a valid header: name=" + LAST_SCN);
+            return;
+        }
+        int length =
+                bodies.read(
+                        body, response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH), claim);
+        switch (length) {
+            case BodyReader.TRUNCATED -> {
+                relayFailed(relay, "response body truncated");
+                return;
+            }
+            case BodyReader.TOO_LARGE -> {
+                tooLarge(relay, bodies.sizeText());
+                return;
+            }
+            case BodyReader.CLOSED -> {
+                failover.onStop();
+                return;
+            }
+            default -> {}
+        }
+        int offset = bodies.offset();
+        if (stopping) {
+            failover.onStop();
+            return;
+        }
+        if (!check.check(buffer.view(), offset, length, position, lastScn)) {
+            relayFailed(relay, "corrupt response: from=" + position + ", " + check.problem());
+            return;
+        }
+        try {
+            schemas.get(relayIndex).ensureSchemas(buffer.view(), offset, length);
+        } catch (IOException e) {
+            relayFailed(relay, e.getMessage());
+            return;
+        }
+        if (length > 0 || lastScn > position) {
+            buffer.publish(length, lastScn, relayIndex);
+            responses = responses + 1;
+            bytesPulled = bytesPulled + length;
+        }
+        position = lastScn;
+        publishedPosition = lastScn;
+        failover.onPulled();
+    }
+
+    private void tooOld(URI relay, InputStream body) throws IOException {
+        long oldest = -1;
+        try (JsonParser json = JSON.createParser(body)) {
+            while (json.nextToken() != null) {
+                if (json.currentToken() == JsonToken.FIELD_NAME
+                        && "oldestScn".equals(json.currentName())
+                        && json.nextToken() == JsonToken.VALUE_NUMBER_INT) {
+                    oldest = json.getLongValue();
+                }
+            }
+        }
+        LOG.warn(
+                "relay no longer holds the checkpoint: relay={}, checkpoint={}, oldestScn={}",
+                relay,
+                position,
+                oldest);
+        failover.onTooOld(position, oldest);
+    }
+
+    private void tooLarge(URI relay, String bytes) {
+        failover.onFatal(
+                new ConsumerException(
+                        "relay response larger than the consumer buffer, raise buffer.capacity: relay="
+                                + relay
+                                + ", from="
+                                + position
+                                + ", bytes="
+                                + bytes
+                                + ", capacity="
+                                + buffer.capacity()));
+    }
+
+    private void relayFailed(URI relay, String reason) {
+        if (stopping) {
+            failover.onStop();
+            return;
+        }
+        LOG.warn(
+                "relay failed, switching to the next: relay={}, from={}, reason={}",
+                relay,
+                position,
+                reason);
+        failover.onRelayError();
+    }
+
+    /** An exception in a log line: its type and the start of its message (Jetty's can be long). */
+    private static String describe(Throwable error) {
+        if (error == null) {
+            return "unknown error";
+        }
+        String message = String.valueOf(error.getMessage());
+        return error.getClass().getSimpleName()
+                + ": "
+                + (message.length() > 160 ? message.substring(0, 160) + "..." : message);
+    }
+
+    private static String errorText(InputStream body) throws IOException {
+        byte[] text = body.readNBytes(MAX_ERROR_BODY);
+        return new String(text, StandardCharsets.UTF_8);
+    }
+
+    private static String subscriptionQuery(Subscription subscription) {
+        StringBuilder query = new StringBuilder();
+        if (!subscription.tables().isEmpty()) {
+            query.append("&tables=")
+                    .append(
+                            URLEncoder.encode(
+                                    String.join(",", subscription.tables()),
+                                    StandardCharsets.UTF_8));
+        }
+        if (subscription.partitions() > 1) {
+            query.append("&p=")
+                    .append(subscription.partition())
+                    .append("&n=")
+                    .append(subscription.partitions());
+        }
+        return query.toString();
+    }
+}

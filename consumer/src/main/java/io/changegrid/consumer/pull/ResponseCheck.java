@@ -1,0 +1,147 @@
+package io.changegrid.consumer.pull;
+
+import io.changegrid.events.Operation;
+import io.changegrid.events.frame.CorruptFrameException;
+import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.frame.FrameLayout;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * Checks a relay response body before it is handed to the dispatcher: every frame with {@link
+ * FrameLayout#checkFrame} (bounds, checksum, header), and the stream's shape: whole transactions
+ * (frames of one SCN closed by an END_OF_TRANSACTION frame), heartbeats only between transactions,
+ * SCNs after the checkpoint asked for, increasing, and not beyond the checkpoint the relay gave.
+ * The dispatcher then reads frames without checking them again.
+ *
+ * <p>An expected condition, so a return code: {@link #check} returns false and {@link #problem()}
+ * says what and at which offset of the body.
+ *
+ * <p>Not thread-safe: one per puller.
+ */
+public final class ResponseCheck {
+
+    private final EventFrame frame = new EventFrame();
+    private final CRC32C crc = new CRC32C();
+    private String problem;
+    private int transactions;
+
+    /**
+     * Checks the body in {@code [offset, offset + length)} of {@code buffer}.
+     *
+     * @param from the checkpoint the request asked to continue after (-1: from the oldest)
+     * @param lastScn the checkpoint the relay gave for the response
+     * @return true if the body is well formed
+     */
+    public boolean check(ByteBuffer buffer, int offset, int length, long from, long lastScn) {
+        problem = null;
+        transactions = 0;
+        int end = offset + length;
+        long previous = from;
+        long previousTransaction = from;
+        boolean inTransaction = false;
+        long transactionScn = 0;
+        int lastIndex = -1;
+        int frames = 0;
+        int position = offset;
+        while (position < end) {
+            int frameLength;
+            try {
+                frameLength = FrameLayout.checkFrame(buffer, position, end, crc);
+            } catch (CorruptFrameException e) {
+                return fail("corrupt frame: offset=" + (position - offset) + ": " + e.getMessage());
+            }
+            frame.wrap(buffer, position);
+            long scn = frame.scn();
+            int op = frame.operationCode();
+            if (op == Operation.HEARTBEAT.code()) {
+                if (inTransaction) {
+                    return fail(
+                            problemAt("heartbeat inside a transaction", position - offset, scn));
+                }
+                if (scn < previous || scn <= from) {
+                    return fail(problemAt("heartbeat SCN goes back", position - offset, scn));
+                }
+                previous = scn;
+            } else {
+                if (!inTransaction) {
+                    if (scn <= previousTransaction || scn < previous) {
+                        return fail(
+                                problemAt(
+                                        "transaction SCN not after the previous one",
+                                        position - offset,
+                                        scn));
+                    }
+                    inTransaction = true;
+                    transactionScn = scn;
+                    lastIndex = -1;
+                    frames = 0;
+                } else if (scn != transactionScn) {
+                    return fail(
+                            problemAt(
+                                    "transaction ends without END_OF_TRANSACTION",
+                                    position - offset,
+                                    scn));
+                }
+                int index = frame.index();
+                if (index <= lastIndex) {
+                    return fail(problemAt("event index goes back", position - offset, scn));
+                }
+                lastIndex = index;
+                if (op == Operation.END_OF_TRANSACTION.code()) {
+                    if (index < frames) {
+                        return fail(
+                                problemAt(
+                                        "event count below the events sent",
+                                        position - offset,
+                                        scn));
+                    }
+                    inTransaction = false;
+                    previous = scn;
+                    previousTransaction = scn;
+                    transactions++;
+                } else {
+                    frames++;
+                }
+            }
+            position += frameLength;
+        }
+        if (inTransaction) {
+            return fail(
+                    problemAt(
+                            "response ends inside a transaction",
+                            position - offset,
+                            transactionScn));
+        }
+        if (length > 0 && lastScn < previous) {
+            return fail(
+                    "last SCN header before the last frame: lastScn="
+                            + lastScn
+                            + ", frameScn="
+                            + previous);
+        }
+        if (lastScn < from) {
+            return fail("last SCN header goes back: lastScn=" + lastScn + ", from=" + from);
+        }
+        return true;
+    }
+
+    /** What the last failed {@link #check} found. */
+    public String problem() {
+        return problem;
+    }
+
+    /** The number of whole transactions the last successful {@link #check} found. */
+    public int transactions() {
+        return transactions;
+    }
+
+    private static String problemAt(String what, int offset, long scn) {
+        return what + ": offset=" + offset + ", scn=" + scn;
+    }
+
+    private boolean fail(String what) {
+        problem = what;
+        return false;
+    }
+}

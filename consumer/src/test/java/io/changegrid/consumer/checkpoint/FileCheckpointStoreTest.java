@@ -1,0 +1,53 @@
+package io.changegrid.consumer.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileCheckpointStoreTest {
+
+    @TempDir Path directory;
+
+    @Test
+    void shouldLoadNothingWhenNoCheckpointWasSaved() throws IOException {
+        assertThat(new FileCheckpointStore(directory.resolve("cp")).load()).isEmpty();
+    }
+
+    @Test
+    void shouldLoadTheLastSavedScnWhenSavedRepeatedly() throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(directory.resolve("nested/cp"));
+        store.save(4_294_967_396L);
+        store.save(4_294_967_500L);
+
+        assertThat(new FileCheckpointStore(directory.resolve("nested/cp")).load())
+                .hasValue(4_294_967_500L);
+        assertThat(Files.readString(directory.resolve("nested/cp"))).isEqualTo("scn=4294967500\n");
+        assertThat(directory.resolve("nested")).isDirectoryNotContaining("glob:**.tmp");
+    }
+
+    @Test
+    void shouldReplaceAStaleTemporaryFileWhenSaving() throws IOException {
+        Files.writeString(directory.resolve("cp.tmp"), "scn=1\ngarbage from a crash");
+        FileCheckpointStore store = new FileCheckpointStore(directory.resolve("cp"));
+
+        store.save(7);
+
+        assertThat(store.load()).hasValue(7);
+    }
+
+    @Test
+    void shouldNameTheFileWhenItHoldsNoCheckpoint() throws IOException {
+        Path file = directory.resolve("cp");
+        Files.writeString(file, "scn=seven\n");
+
+        assertThatThrownBy(() -> new FileCheckpointStore(file).load())
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("checkpoint file holds no SCN: file=" + file)
+                .hasMessageContaining("line=scn=seven");
+    }
+}

@@ -1,0 +1,101 @@
+package io.changegrid.consumer.pull;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changegrid.consumer.SampleStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class ResponseCheckTest {
+
+    private final ResponseCheck check = new ResponseCheck();
+
+    private boolean check(byte[] body, long from, long lastScn) {
+        // At an offset inside a larger buffer, as in the consumer's ring.
+        ByteBuffer buffer = ByteBuffer.allocate(body.length + 100).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.put(50, body);
+        return check.check(buffer, 50, body.length, from, lastScn);
+    }
+
+    @Test
+    void shouldAcceptWholeTransactionsAndHeartbeatsWhenWellFormed() {
+        byte[] body =
+                new SampleStream()
+                        .begin(100)
+                        .insert(1, "ann", "1.00")
+                        .update(1, "ann", "1.00", "2.00")
+                        .commit()
+                        .heartbeat(150)
+                        .order(200, 2)
+                        .take();
+
+        assertThat(check(body, 99, 250)).as(check.problem()).isTrue();
+        assertThat(check.transactions()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldAcceptAnEmptyBodyWhenTheCheckpointMovesOrStays() {
+        assertThat(check(new byte[0], 10, 10)).isTrue();
+        assertThat(check(new byte[0], 10, 20)).isTrue();
+        assertThat(check(new byte[0], 10, 9)).isFalse();
+        assertThat(check.problem()).isEqualTo("last SCN header goes back: lastScn=9, from=10");
+    }
+
+    @Test
+    void shouldNameTheOffsetWhenAFrameIsCorrupt() {
+        byte[] body = new SampleStream().order(100, 1).order(200, 2).take();
+        int secondTransaction = body.length / 2;
+        body[secondTransaction + 70] ^= 1; // a byte of the second transaction's first frame
+
+        assertThat(check(body, 0, 200)).isFalse();
+        assertThat(check.problem())
+                .startsWith(
+                        "corrupt frame: offset=" + secondTransaction + ": frame checksum mismatch");
+    }
+
+    @Test
+    void shouldRejectABodyThatEndsInsideATransaction() {
+        byte[] whole = new SampleStream().order(100, 1).take();
+        byte[] body = new SampleStream().begin(100).insert(1, "customer 1", "1.00").take();
+        assertThat(body.length).isLessThan(whole.length);
+
+        assertThat(check(body, 0, 100)).isFalse();
+        assertThat(check.problem()).startsWith("response ends inside a transaction: offset=");
+    }
+
+    @Test
+    void shouldRejectATruncatedFrame() {
+        byte[] whole = new SampleStream().order(100, 1).take();
+
+        assertThat(check(Arrays.copyOf(whole, whole.length - 3), 0, 100)).isFalse();
+        assertThat(check.problem()).contains("truncated frame");
+    }
+
+    @Test
+    void shouldRejectTransactionsAtOrBeforeTheCheckpoint() {
+        byte[] body = new SampleStream().order(100, 1).take();
+
+        assertThat(check(body, 100, 100)).isFalse();
+        assertThat(check.problem())
+                .isEqualTo("transaction SCN not after the previous one: offset=0, scn=100");
+    }
+
+    @Test
+    void shouldRejectTransactionsThatGoBackInScn() {
+        byte[] body = new SampleStream().order(200, 1).order(150, 2).take();
+
+        assertThat(check(body, 0, 200)).isFalse();
+        assertThat(check.problem()).startsWith("transaction SCN not after the previous one");
+    }
+
+    @Test
+    void shouldRejectALastScnHeaderBeforeTheLastFrame() {
+        byte[] body = new SampleStream().order(200, 1).take();
+
+        assertThat(check(body, 0, 150)).isFalse();
+        assertThat(check.problem())
+                .isEqualTo("last SCN header before the last frame: lastScn=150, frameScn=200");
+    }
+}

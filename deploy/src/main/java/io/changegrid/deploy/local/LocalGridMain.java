@@ -1,0 +1,236 @@
+package io.changegrid.deploy.local;
+
+import io.changegrid.config.Config;
+import io.changegrid.consumer.Consumer;
+import io.changegrid.consumer.ConsumerStatus;
+import io.changegrid.consumer.checkpoint.FileCheckpointStore;
+import io.changegrid.consumer.sink.JsonLinesFileCallback;
+import io.changegrid.relay.Relay;
+import io.changegrid.relay.RelayMain;
+import io.changegrid.relay.RelayStatus;
+import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.testkit.MariaDbConfig;
+import io.changegrid.testkit.MariaDbServer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The quickstart: a whole grid on this machine with no setup. A private MariaDB with a binlog (the
+ * installed server, own data directory, free port), a relay reading it, a consumer writing every
+ * event as a JSON line to a file, and a small shop workload; live progress every second, a summary
+ * at the end, and a clean stop on Ctrl-C.
+ */
+@Command(
+        name = "local-grid",
+        mixinStandardHelpOptions = true,
+        description =
+                "Runs a local grid: private MariaDB source, relay, consumer writing JSON lines, demo load.")
+public final class LocalGridMain implements java.util.concurrent.Callable<Integer> {
+
+    @Option(
+            names = "--dir",
+            description = "Where the grid keeps its files. Default: ${DEFAULT-VALUE}.")
+    Path directory = Path.of("local-grid");
+
+    @Option(
+            names = "--transactions",
+            description = "Demo transactions to commit. Default: ${DEFAULT-VALUE}.")
+    long transactions = 3_000;
+
+    @Option(
+            names = "--rate",
+            description = "Demo transactions per second. Default: ${DEFAULT-VALUE}.")
+    int rate = 200;
+
+    @Option(
+            names = "--http-port",
+            description = "The relay's HTTP port (0: any free). Default: ${DEFAULT-VALUE}.")
+    int httpPort = 7070;
+
+    private final PrintStream out = System.out;
+    private final CountDownLatch interrupted = new CountDownLatch(1);
+    private volatile boolean finished;
+
+    public static void main(String[] args) {
+        RelayMain.routeJavaUtilLogging();
+        System.exit(new CommandLine(new LocalGridMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Files.createDirectories(directory);
+        Path events = directory.resolve("events.jsonl");
+        Path checkpoint = directory.resolve("consumer.checkpoint");
+        Path relayState = directory.resolve("relay-state");
+        // A fresh private source each run: state from an earlier run would name another server.
+        deleteRecursively(relayState);
+        Files.deleteIfExists(events);
+        Files.deleteIfExists(checkpoint);
+        Runtime.getRuntime().addShutdownHook(new Thread(this::onInterrupt, "local-grid-stop"));
+
+        out.println(
+                "changegrid local grid: starting a private MariaDB, a relay, a consumer and a demo load");
+        try (MariaDbServer source = MariaDbServer.start(MariaDbConfig.defaults());
+                Connection load = source.connect()) {
+            DemoLoad.createSchema(load);
+            out.printf(
+                    "  source   MariaDB %s:%d (private, binlog ROW), database shop%n",
+                    source.host(), source.port());
+            Relay relay = Relay.start(relayConfig(source, relayState));
+            try (JsonLinesFileCallback sink = new JsonLinesFileCallback(events)) {
+                String relayUrl = "http://127.0.0.1:" + relay.httpPort();
+                out.printf("  relay    %s/v1/status%n", relayUrl);
+                Consumer consumer =
+                        Consumer.builder()
+                                .name("local-consumer")
+                                .relays(relayUrl)
+                                .callback(sink)
+                                .checkpointStore(new FileCheckpointStore(checkpoint))
+                                .build();
+                consumer.start();
+                out.printf("  consumer JSON lines to %s%n%n", events.toAbsolutePath());
+                DemoLoad demo = new DemoLoad(load, transactions, rate);
+                Thread loadThread = new Thread(demo, "demo-load");
+                loadThread.start();
+                try {
+                    progress(demo, loadThread, relay, consumer);
+                } finally {
+                    demo.stop();
+                    loadThread.join(TimeUnit.SECONDS.toMillis(10));
+                    consumer.stop();
+                    consumer.awaitTermination(Duration.ofSeconds(10));
+                    consumer.close();
+                    summary(demo, relay, consumer, events, relayUrl);
+                    relay.close();
+                }
+            }
+        } finally {
+            finished = true;
+        }
+        return 0;
+    }
+
+    private void progress(DemoLoad demo, Thread loadThread, Relay relay, Consumer consumer)
+            throws Exception {
+        long startNanos = System.nanoTime();
+        long lastEvents = 0;
+        long lastNanos = startNanos;
+        while (interrupted.getCount() > 0) {
+            interrupted.await(1, TimeUnit.SECONDS);
+            RelayStatus relayStatus = relay.status();
+            ConsumerStatus consumerStatus = consumer.status();
+            long now = System.nanoTime();
+            long delivered = consumerStatus.eventsDelivered();
+            double rate = (delivered - lastEvents) / ((now - lastNanos) / 1e9);
+            lastEvents = delivered;
+            lastNanos = now;
+            out.printf(
+                    "%5.0fs  source %,7d txns  relay %,7d published  consumer %,8d events %,7.0f/s  lag %,5d ms  %s%n",
+                    (now - startNanos) / 1e9,
+                    demo.committedTransactions(),
+                    relayStatus.transactionsAppended(),
+                    delivered,
+                    rate,
+                    Math.max(0, consumerStatus.lagMillis()),
+                    consumerStatus.state());
+            if (demo.failure() != null) {
+                throw new IllegalStateException("demo load failed", demo.failure());
+            }
+            if (consumer.failure().isPresent()) {
+                throw consumer.failure().get();
+            }
+            boolean caughtUp =
+                    !loadThread.isAlive()
+                            && consumerStatus.checkpointScn() >= relay.buffer().newestScn()
+                            && relayStatus.lastPublishedScn() >= 0;
+            if (caughtUp) {
+                return;
+            }
+        }
+        out.println("interrupted: stopping cleanly");
+    }
+
+    private void summary(
+            DemoLoad demo, Relay relay, Consumer consumer, Path events, String relayUrl)
+            throws IOException {
+        Map<String, Map<String, Long>> perTable = new TreeMap<>();
+        Pattern line =
+                Pattern.compile("\"op\":\"(\\w+)\".*?\"db\":\"(\\w+)\",\"table\":\"(\\w+)\"");
+        try (Stream<String> lines = Files.lines(events)) {
+            lines.forEach(
+                    text -> {
+                        Matcher m = line.matcher(text);
+                        if (m.find()) {
+                            perTable.computeIfAbsent(
+                                            m.group(2) + "." + m.group(3), k -> new TreeMap<>())
+                                    .merge(m.group(1), 1L, Long::sum);
+                        }
+                    });
+        }
+        ConsumerStatus status = consumer.status();
+        out.printf(
+                "%nreplicated: %,d source transactions -> %,d events delivered in %,d transactions%n",
+                demo.committedTransactions(),
+                status.eventsDelivered(),
+                status.transactionsDelivered());
+        perTable.forEach((table, ops) -> out.printf("  %-20s %s%n", table, ops));
+        out.printf(
+                "where to look:%n  events     %s (one JSON event per line)%n  checkpoint %s (SCN %d)%n"
+                        + "  relay      %s/v1/status while it runs; its state in %s%n",
+                events.toAbsolutePath(),
+                directory.resolve("consumer.checkpoint").toAbsolutePath(),
+                status.checkpointScn(),
+                relayUrl,
+                directory.resolve("relay-state").toAbsolutePath());
+    }
+
+    private Config relayConfig(MariaDbServer source, Path state) {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("source.host", source.host());
+        settings.put("source.port", Integer.toString(source.port()));
+        settings.put("source.user", source.user());
+        settings.put("source.password", source.password());
+        settings.put("source.heartbeatInterval", "500ms");
+        settings.put("capture.include", "shop.*");
+        settings.put("buffer.capacity", "64MiB");
+        settings.put("buffer.segmentSize", "4MiB");
+        settings.put("state.directory", state.toString());
+        settings.put("http.port", Integer.toString(httpPort));
+        return RelaySettings.SCHEMA.load(Map.of(), settings);
+    }
+
+    private void onInterrupt() {
+        interrupted.countDown();
+        // Give the main thread the time to stop everything and print its summary.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!finished && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    private static void deleteRecursively(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(path)) {
+            for (Path each : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(each);
+            }
+        }
+    }
+}
