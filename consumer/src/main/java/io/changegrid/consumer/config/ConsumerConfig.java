@@ -18,6 +18,7 @@ import java.util.Map;
  * @param subscription the tables and partition received
  * @param bufferCapacity the consumer event buffer's size in bytes
  * @param fetchMaxBytes the soft size limit of one relay response
+ * @param fetchGzip whether relays are asked for gzip-compressed responses
  * @param pollTimeout how long the relay holds a request while there is nothing new
  * @param requestTimeout how long a relay may take beyond the long-poll wait
  * @param fetchBackoff waits between rounds of failed relay attempts
@@ -31,6 +32,7 @@ public record ConsumerConfig(
         Subscription subscription,
         int bufferCapacity,
         int fetchMaxBytes,
+        boolean fetchGzip,
         Duration pollTimeout,
         Duration requestTimeout,
         Backoff fetchBackoff,
@@ -83,6 +85,7 @@ public record ConsumerConfig(
                 new Subscription(config.get(SUBSCRIPTION_TABLES), partition, partitions),
                 (int) capacity,
                 (int) maxBytes,
+                config.get(FETCH_GZIP),
                 config.get(FETCH_POLL_TIMEOUT),
                 config.get(FETCH_REQUEST_TIMEOUT),
                 new Backoff(config.get(FETCH_BACKOFF), config.get(FETCH_BACKOFF_MAX)),

@@ -67,6 +67,13 @@ public final class ConsumerSettings {
                             "Soft size limit of one relay response (the relay always sends at least one whole"
                                     + " transaction).")
                     .validatedBy(v -> v >= 1L << 10 && v <= 64L << 20, "1KiB..64MiB");
+    public static final ConfigKey<Boolean> FETCH_GZIP =
+            ConfigKey.of(
+                    "fetch.gzip",
+                    ValueKind.BOOLEAN,
+                    false,
+                    "Ask relays for gzip-compressed responses: less network, more CPU on both sides;"
+                            + " worth it across slow links, not on a LAN (see docs/benchmarks.md).");
     public static final ConfigKey<Duration> FETCH_POLL_TIMEOUT =
             ConfigKey.of(
                             "fetch.pollTimeout",
@@ -170,6 +177,7 @@ public final class ConsumerSettings {
                             SUBSCRIPTION_PARTITIONS,
                             BUFFER_CAPACITY,
                             FETCH_MAX_BYTES,
+                            FETCH_GZIP,
                             FETCH_POLL_TIMEOUT,
                             FETCH_REQUEST_TIMEOUT,
                             FETCH_BACKOFF,
