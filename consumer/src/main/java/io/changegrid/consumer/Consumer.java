@@ -259,14 +259,16 @@ public final class Consumer implements AutoCloseable {
         client.setExecutor(threads);
         client.setConnectTimeout(config.requestTimeout().toMillis());
         client.setFollowRedirects(false);
-        if (!config.fetchGzip()) {
-            // Jetty asks for gzip by default; uncompressed frames cost no CPU on either side.
-            client.getContentDecoderFactories().clear();
-        }
+
         try {
             client.start();
         } catch (Exception e) {
             throw new IOException("HTTP client did not start: name=" + name, e);
+        }
+        if (!config.fetchGzip()) {
+            // Jetty asks for gzip by default, and puts its decoders back at start if none are set:
+            // only removing them after start keeps frames uncompressed, costing no CPU either side.
+            client.getContentDecoderFactories().clear();
         }
         return client;
     }

@@ -21,7 +21,7 @@ import java.util.List;
  * stage 1 does, and measures it from outside: time from its first published transaction to the
  * last, events and bytes published, process CPU time, and the most heap it used.
  */
-final class RelayRun {
+public final class RelayRun {
 
     /** What the relay did. */
     record Result(
@@ -37,10 +37,10 @@ final class RelayRun {
 
     /** What to do with the relay once it has caught up, before it is stopped (stage 2 reads it). */
     @FunctionalInterface
-    interface WhileServing {
-        void run(String baseUrl, ProcessHandle relay) throws Exception;
+    public interface WhileServing {
+        void run(String baseUrl, ProcessHandle relay, double bytesPerEvent) throws Exception;
 
-        WhileServing NOTHING = (baseUrl, relay) -> {};
+        WhileServing NOTHING = (baseUrl, relay, bytesPerEvent) -> {};
     }
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -167,7 +167,7 @@ final class RelayRun {
                 if (done) {
                     long endNanos = System.nanoTime();
                     double cpu = cpuSeconds(relay.toHandle());
-                    whileServing.run(base, relay.toHandle());
+                    whileServing.run(base, relay.toHandle(), bytes / Math.max(1, events));
                     return new Result(
                             (long) events,
                             (long) bytes,

@@ -79,15 +79,7 @@ public final class Stage1Main implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Path work = Files.createTempDirectory("changegrid-stage1-");
-        MariaDbConfig source =
-                MariaDbConfig.builder()
-                        .extraOption("--innodb-buffer-pool-size=1G")
-                        .extraOption("--innodb-log-file-size=1G")
-                        .extraOption("--innodb-flush-log-at-trx-commit=0")
-                        .extraOption("--sync-binlog=0")
-                        .extraOption("--max-binlog-size=1G")
-                        .extraOption("--max-allowed-packet=64M")
-                        .build();
+        MariaDbConfig source = StageSource.sourceConfig();
         try (MariaDbServer server = MariaDbServer.start(source)) {
             WhitepaperLoad load = new WhitepaperLoad(tables, transactionRows, seed);
             BinlogPosition from;
