@@ -24,7 +24,7 @@ import java.util.List;
 public final class RelayRun {
 
     /** What the relay did. */
-    record Result(
+    public record Result(
             long events,
             long bytes,
             double seconds,
@@ -38,9 +38,14 @@ public final class RelayRun {
     /** What to do with the relay once it has caught up, before it is stopped (stage 2 reads it). */
     @FunctionalInterface
     public interface WhileServing {
-        void run(String baseUrl, ProcessHandle relay, double bytesPerEvent) throws Exception;
+        /**
+         * @param firstPublishNanos when the relay published its first transaction, in {@link
+         *     System#nanoTime()} (CLOCK_MONOTONIC on Linux: comparable across processes)
+         */
+        void run(String baseUrl, ProcessHandle relay, double bytesPerEvent, long firstPublishNanos)
+                throws Exception;
 
-        WhileServing NOTHING = (baseUrl, relay, bytesPerEvent) -> {};
+        WhileServing NOTHING = (baseUrl, relay, bytesPerEvent, firstPublishNanos) -> {};
     }
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -48,12 +53,20 @@ public final class RelayRun {
 
     private final String storage;
 
-    RelayRun(List<String> javaOptions, String storage) {
-        this.javaOptions = List.copyOf(javaOptions);
-        this.storage = storage;
+    private final int port;
+
+    public RelayRun(List<String> javaOptions, String storage) {
+        this(javaOptions, storage, 0);
     }
 
-    Result run(
+    /** A relay run whose HTTP API listens on {@code port} (0: any free port). */
+    RelayRun(List<String> javaOptions, String storage, int port) {
+        this.javaOptions = List.copyOf(javaOptions);
+        this.storage = storage;
+        this.port = port;
+    }
+
+    public Result run(
             MariaDbServer server,
             BinlogPosition from,
             BinlogPosition to,
@@ -63,7 +76,7 @@ public final class RelayRun {
             long bufferBytes,
             WhileServing whileServing)
             throws Exception {
-        int port = freePort();
+        int port = this.port != 0 ? this.port : freePort();
         Path shm = Path.of("/dev/shm");
         Path config = work.resolve("relay.yaml");
         Files.writeString(
@@ -167,7 +180,8 @@ public final class RelayRun {
                 if (done) {
                     long endNanos = System.nanoTime();
                     double cpu = cpuSeconds(relay.toHandle());
-                    whileServing.run(base, relay.toHandle(), bytes / Math.max(1, events));
+                    whileServing.run(
+                            base, relay.toHandle(), bytes / Math.max(1, events), firstNanos);
                     return new Result(
                             (long) events,
                             (long) bytes,
@@ -220,7 +234,7 @@ public final class RelayRun {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }

@@ -37,6 +37,17 @@ public final class StageSource {
      */
     public static void runInsertsThroughRelay(long rows, RelayRun.WhileServing whileServing)
             throws Exception {
+        runInsertsThroughRelay(rows, 0, whileServing, () -> {});
+    }
+
+    /**
+     * As {@link #runInsertsThroughRelay(long, RelayRun.WhileServing)}, with the relay listening on
+     * a given port, and {@code beforeRelay} run once the load is in the binlog and just before the
+     * relay starts: the end-to-end run starts its consumer there.
+     */
+    public static void runInsertsThroughRelay(
+            long rows, int relayPort, RelayRun.WhileServing whileServing, Runnable beforeRelay)
+            throws Exception {
         Path work = Files.createTempDirectory("changegrid-stage-");
         try (MariaDbServer server = MariaDbServer.start(sourceConfig())) {
             WhitepaperLoad load = new WhitepaperLoad(3, 100, 42);
@@ -49,14 +60,20 @@ public final class StageSource {
                 load.insert(connection, rows, progress::report);
                 to = masterPosition(connection);
             }
+            beforeRelay.run();
             long bufferBytes =
                     Math.max(256L << 20, ((rows * 1200) / (64L << 20) + 2) * (64L << 20));
-            new RelayRun(java.util.List.of(), "direct")
+            new RelayRun(java.util.List.of(), "direct", relayPort)
                     .run(server, from, to, rows, work, "512m", bufferBytes, whileServing);
         }
     }
 
-    static BinlogPosition masterPosition(Connection connection) throws Exception {
+    /** A free TCP port on this machine. */
+    public static int freePort() throws java.io.IOException {
+        return RelayRun.freePort();
+    }
+
+    public static BinlogPosition masterPosition(Connection connection) throws Exception {
         try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SHOW MASTER STATUS")) {
             rows.next();

@@ -54,11 +54,13 @@ public final class Stage2ConsumerMain {
                         / 1e9;
         System.out.printf(
                 Locale.ROOT,
-                "{\"events\":%d,\"bytes\":%d,\"seconds\":%.4f,\"cpuSeconds\":%.3f}%n",
+                "{\"events\":%d,\"bytes\":%d,\"seconds\":%.4f,\"cpuSeconds\":%.3f,\"firstNanos\":%d,\"lastNanos\":%d}%n",
                 events,
                 firstLast[2],
                 seconds,
-                cpu);
+                cpu,
+                firstLast[0],
+                firstLast[1]);
     }
 
     private static long[] readBinary(String relay, long events, boolean gzip) throws Exception {

@@ -59,7 +59,7 @@ public final class Stage2Main implements Callable<Integer> {
         int cores = Runtime.getRuntime().availableProcessors();
         StageSource.runInsertsThroughRelay(
                 rows,
-                (relayUrl, relay, bytesPerEvent) -> {
+                (relayUrl, relay, bytesPerEvent, firstPublishNanos) -> {
                     for (String mode : modes) {
                         String[] parts = mode.split("-");
                         double relayCpuBefore = cpuSeconds(relay);
