@@ -58,6 +58,26 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
     int rate = 200;
 
     @Option(
+            names = "--source",
+            description =
+                    "Use this MySQL/MariaDB (host:port, binlog ROW) instead of a private one; the demo"
+                            + " load writes to its database shop.")
+    String source;
+
+    @Option(
+            names = "--source-user",
+            description =
+                    "User for --source: replication privileges and rights on"
+                            + " database shop. Default: ${DEFAULT-VALUE}.")
+    String sourceUser = "root";
+
+    @Option(
+            names = "--source-password",
+            description = "Password of --source-user.",
+            interactive = false)
+    String sourcePassword = "";
+
+    @Option(
             names = "--http-port",
             description = "The relay's HTTP port (0: any free). Default: ${DEFAULT-VALUE}.")
     int httpPort = 7070;
@@ -85,13 +105,25 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
 
         out.println(
                 "changegrid local grid: starting a private MariaDB, a relay, a consumer and a demo load");
-        try (MariaDbServer source = MariaDbServer.start(MariaDbConfig.defaults());
-                Connection load = source.connect()) {
+        MariaDbServer privateSource =
+                source == null ? MariaDbServer.start(MariaDbConfig.defaults()) : null;
+        SourceAddress address =
+                privateSource != null
+                        ? new SourceAddress(
+                                privateSource.host(),
+                                privateSource.port(),
+                                privateSource.user(),
+                                privateSource.password())
+                        : SourceAddress.parse(source, sourceUser, sourcePassword);
+        try (Connection load =
+                privateSource != null ? privateSource.connect() : address.connect()) {
             DemoLoad.createSchema(load);
             out.printf(
-                    "  source   MariaDB %s:%d (private, binlog ROW), database shop%n",
-                    source.host(), source.port());
-            Relay relay = Relay.start(relayConfig(source, relayState));
+                    "  source   %s:%d (%s), database shop%n",
+                    address.host(),
+                    address.port(),
+                    privateSource != null ? "private MariaDB, binlog ROW" : "given by --source");
+            Relay relay = Relay.start(relayConfig(address, relayState));
             try (JsonLinesFileCallback sink = new JsonLinesFileCallback(events)) {
                 String relayUrl = "http://127.0.0.1:" + relay.httpPort();
                 out.printf("  relay    %s/v1/status%n", relayUrl);
@@ -120,6 +152,9 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 }
             }
         } finally {
+            if (privateSource != null) {
+                privateSource.close();
+            }
             finished = true;
         }
         return 0;
@@ -199,7 +234,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 directory.resolve("relay-state").toAbsolutePath());
     }
 
-    private Config relayConfig(MariaDbServer source, Path state) {
+    private Config relayConfig(SourceAddress source, Path state) {
         Map<String, String> settings = new HashMap<>();
         settings.put("source.host", source.host());
         settings.put("source.port", Integer.toString(source.port()));
