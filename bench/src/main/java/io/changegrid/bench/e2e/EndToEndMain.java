@@ -1,8 +1,8 @@
 package io.changegrid.bench.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changegrid.bench.stage1.StageSource;
+import io.changegrid.bench.stage2.ConsumerProcess;
 import io.changegrid.bench.stage2.Stage2ConsumerMain;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -75,31 +75,9 @@ public final class EndToEndMain implements Callable<Integer> {
 
     private JsonNode runConsumer(String relayUrl) {
         try {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process process =
-                    new ProcessBuilder(
-                                    List.of(
-                                            java,
-                                            "-Xmx1g",
-                                            "-Xms1g",
-                                            "-XX:+UseG1GC",
-                                            "-XX:+AlwaysPreTouch",
-                                            "-cp",
-                                            System.getProperty("java.class.path"),
-                                            Stage2ConsumerMain.class.getName(),
-                                            relayUrl,
-                                            Long.toString(rows),
-                                            "binary",
-                                            "plain"))
-                            .redirectError(ProcessBuilder.Redirect.INHERIT)
-                            .start();
-            String output =
-                    new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(15, TimeUnit.MINUTES) || process.exitValue() != 0) {
-                throw new IllegalStateException("end-to-end consumer failed: output=" + output);
-            }
-            String[] lines = output.strip().split("\n");
-            return new ObjectMapper().readTree(lines[lines.length - 1]);
+            return ConsumerProcess.run(
+                    Stage2ConsumerMain.class,
+                    List.of(relayUrl, Long.toString(rows), "binary", "plain"));
         } catch (Exception e) {
             throw new IllegalStateException("end-to-end consumer failed", e);
         }

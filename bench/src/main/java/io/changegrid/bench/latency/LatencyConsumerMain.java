@@ -1,5 +1,6 @@
 package io.changegrid.bench.latency;
 
+import io.changegrid.bench.stage2.InMemoryCheckpointStore;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.CheckpointStore;
@@ -7,7 +8,6 @@ import io.changegrid.consumer.api.EventView;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -34,20 +34,7 @@ public final class LatencyConsumerMain {
         long[] latencies = new long[count];
         int[] seen = {0};
         CountDownLatch done = new CountDownLatch(1);
-        CheckpointStore store =
-                new CheckpointStore() {
-                    private volatile long scn = -1;
-
-                    @Override
-                    public OptionalLong load() {
-                        return scn < 0 ? OptionalLong.empty() : OptionalLong.of(scn);
-                    }
-
-                    @Override
-                    public void save(long checkpointScn) {
-                        scn = checkpointScn;
-                    }
-                };
+        CheckpointStore store = new InMemoryCheckpointStore();
         Consumer consumer =
                 Consumer.builder()
                         .name("latency")

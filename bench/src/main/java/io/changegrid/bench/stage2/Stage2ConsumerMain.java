@@ -17,7 +17,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
@@ -88,20 +87,7 @@ public final class Stage2ConsumerMain {
                         return result;
                     }
                 };
-        CheckpointStore inMemory =
-                new CheckpointStore() {
-                    private volatile long scn = -1;
-
-                    @Override
-                    public OptionalLong load() {
-                        return scn < 0 ? OptionalLong.empty() : OptionalLong.of(scn);
-                    }
-
-                    @Override
-                    public void save(long checkpointScn) {
-                        scn = checkpointScn;
-                    }
-                };
+        CheckpointStore inMemory = new InMemoryCheckpointStore();
         Consumer consumer =
                 Consumer.builder()
                         .name("stage2")

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -126,37 +125,9 @@ public final class Stage2Main implements Callable<Integer> {
 
     private JsonNode runConsumer(String relayUrl, String format, String compression)
             throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process consumer =
-                new ProcessBuilder(
-                                List.of(
-                                        java,
-                                        "-Xmx1g",
-                                        "-Xms1g",
-                                        "-XX:+UseG1GC",
-                                        "-XX:+AlwaysPreTouch",
-                                        "-cp",
-                                        System.getProperty("java.class.path"),
-                                        Stage2ConsumerMain.class.getName(),
-                                        relayUrl,
-                                        Long.toString(rows),
-                                        format,
-                                        compression))
-                        .redirectError(ProcessBuilder.Redirect.INHERIT)
-                        .start();
-        String output =
-                new String(consumer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!consumer.waitFor(15, TimeUnit.MINUTES) || consumer.exitValue() != 0) {
-            throw new IllegalStateException(
-                    "stage-2 consumer failed: mode="
-                            + format
-                            + "-"
-                            + compression
-                            + ", output="
-                            + output);
-        }
-        String[] outputLines = output.strip().split("\n");
-        return JSON.readTree(outputLines[outputLines.length - 1]);
+        return ConsumerProcess.run(
+                Stage2ConsumerMain.class,
+                List.of(relayUrl, Long.toString(rows), format, compression));
     }
 
     private static double cpuSeconds(ProcessHandle process) {
