@@ -1,0 +1,205 @@
+package io.changegrid.policy.partition;
+
+import io.changegrid.events.ChangeEvent;
+import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.frame.FrameEncoder;
+import io.changegrid.events.frame.KeyHash;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Splits a stream into {@link #partitions()} parts; every row change of a table lands in exactly
+ * one, the same in every process. Control events (heartbeats, transaction ends, schema changes)
+ * belong to every partition and are not given to a partitioner. Immutable and thread-safe.
+ */
+public sealed interface Partitioner {
+
+    /** The number of partitions, at least 1. */
+    int partitions();
+
+    /** The partition of a row change, in {@code [0, partitions())}. */
+    int partitionOf(ChangeEvent event);
+
+    /**
+     * Whole tables: the hash of {@code database.table} (UTF-8, MurmurHash3) mod {@code partitions},
+     * so a table stays in one partition, in order, under renames of other tables.
+     */
+    record ByTable(int partitions) implements Partitioner {
+        public ByTable {
+            checkPartitions(partitions);
+        }
+
+        @Override
+        public int partitionOf(ChangeEvent event) {
+            return partitionOfTable(event.schema().database(), event.schema().table());
+        }
+
+        /** The partition of a table by name, for a relay choosing what to capture. */
+        public int partitionOfTable(String database, String table) {
+            return KeyHash.partition(hashText(database + "." + table), partitions);
+        }
+    }
+
+    /**
+     * Rows by primary key: the frame's partition hash (MurmurHash3 of the key image, or of the
+     * table id for a keyless table) mod {@code partitions}, as every relay and consumer computes
+     * it.
+     */
+    record ByKeyHash(int partitions) implements Partitioner {
+        public ByKeyHash {
+            checkPartitions(partitions);
+        }
+
+        /** Reads the hash from the frame header: no decoding, no allocation. */
+        public int partitionOf(EventFrame frame) {
+            return KeyHash.partition(frame.partitionHash(), partitions);
+        }
+
+        /**
+         * Encodes the event's key image as a frame would to hash it; for events already in frames
+         * use {@link #partitionOf(EventFrame)}.
+         */
+        @Override
+        public int partitionOf(ChangeEvent event) {
+            FrameEncoder encoder = new FrameEncoder(256);
+            encoder.beginTransaction(event.sourceId(), event.scn(), 0, "");
+            int at =
+                    encoder.appendRowChange(
+                            event.operation(), event.schema(), event.before(), event.after());
+            ByteBuffer bytes = encoder.buffer().byteBuffer();
+            return partitionOf(new EventFrame().wrap(bytes, at));
+        }
+    }
+
+    /**
+     * Rows by one column's value, e.g. a tenant id: listed values go to their partition, others to
+     * the hash of the value's text mod {@code partitions}. NULL, and tables without the column, go
+     * to partition 0.
+     *
+     * @param values value text (decimals in plain form) to partition
+     */
+    record ByColumn(String column, int partitions, Map<String, Integer> values)
+            implements Partitioner {
+        public ByColumn {
+            checkPartitions(partitions);
+            values = Map.copyOf(values);
+            for (Map.Entry<String, Integer> entry : values.entrySet()) {
+                if (entry.getValue() < 0 || entry.getValue() >= partitions) {
+                    throw new IllegalArgumentException(
+                            "partition out of range: value="
+                                    + entry.getKey()
+                                    + ", partition="
+                                    + entry.getValue()
+                                    + ", partitions="
+                                    + partitions);
+                }
+            }
+        }
+
+        @Override
+        public int partitionOf(ChangeEvent event) {
+            Object value = columnValue(event, column);
+            if (value == null) {
+                return 0;
+            }
+            String text =
+                    value instanceof BigDecimal
+                            ? ((BigDecimal) value).toPlainString()
+                            : value.toString();
+            Integer listed = values.get(text);
+            return listed != null ? listed : KeyHash.partition(hashText(text), partitions);
+        }
+    }
+
+    /**
+     * Rows by ranges of a numeric or text column: partition {@code i} holds values below {@code
+     * bounds[i]} and at or above {@code bounds[i-1]}; the last holds the rest. NULL, values of the
+     * other kind, and tables without the column go to partition 0.
+     *
+     * @param bounds ascending upper bounds, all {@link BigDecimal} or all {@link String}
+     */
+    record ByRange(String column, List<Comparable<?>> bounds) implements Partitioner {
+        public ByRange {
+            bounds = List.copyOf(bounds);
+            if (bounds.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "a range partitioner needs bounds: column=" + column);
+            }
+            for (int i = 1; i < bounds.size(); i++) {
+                if (bounds.get(i).getClass() != bounds.get(0).getClass()
+                        || order(bounds.get(i - 1), bounds.get(i)) >= 0) {
+                    throw new IllegalArgumentException(
+                            "range bounds must ascend and be of one kind: column="
+                                    + column
+                                    + ", value="
+                                    + bounds);
+                }
+            }
+        }
+
+        @Override
+        public int partitions() {
+            return bounds.size() + 1;
+        }
+
+        @Override
+        public int partitionOf(ChangeEvent event) {
+            Object value = columnValue(event, column);
+            Comparable<?> key = null;
+            if (value instanceof String && bounds.get(0) instanceof String) {
+                key = (String) value;
+            } else if (value instanceof Number && bounds.get(0) instanceof BigDecimal) {
+                key =
+                        value instanceof BigDecimal
+                                ? (BigDecimal) value
+                                : value instanceof BigInteger
+                                        ? new BigDecimal((BigInteger) value)
+                                        : value instanceof Long
+                                                ? BigDecimal.valueOf((Long) value)
+                                                : BigDecimal.valueOf(
+                                                        ((Number) value).doubleValue());
+            }
+            if (key == null) {
+                return 0;
+            }
+            int low = 0;
+            int high = bounds.size();
+            while (low < high) { // first bound above the value
+                int mid = (low + high) >>> 1;
+                if (order(key, bounds.get(mid)) < 0) {
+                    high = mid;
+                } else {
+                    low = mid + 1;
+                }
+            }
+            return low;
+        }
+
+        private static int order(Comparable<?> a, Comparable<?> b) {
+            return a instanceof String
+                    ? ((String) a).compareTo((String) b)
+                    : ((BigDecimal) a).compareTo((BigDecimal) b);
+        }
+    }
+
+    private static Object columnValue(ChangeEvent event, String column) {
+        int index = event.schema().indexOf(column);
+        Object[] row = event.after() != null ? event.after() : event.before();
+        return index < 0 || row == null ? null : row[index];
+    }
+
+    private static int hashText(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return KeyHash.murmur3(ByteBuffer.wrap(bytes), 0, bytes.length);
+    }
+
+    private static void checkPartitions(int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1: value=" + partitions);
+        }
+    }
+}

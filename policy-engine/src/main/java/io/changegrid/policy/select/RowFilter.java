@@ -1,0 +1,215 @@
+package io.changegrid.policy.select;
+
+import io.changegrid.events.ChangeEvent;
+import io.changegrid.events.Operation;
+import io.changegrid.events.schema.TableSchema;
+import io.changegrid.policy.select.Predicate.ColumnRef;
+import io.changegrid.policy.select.Predicate.Image;
+import io.changegrid.policy.select.Predicate.Literal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * A {@link Predicate} compiled against one table schema version: column indexes and literal values
+ * are resolved once, so evaluating a row only reads values and compares them. NULL follows SQL's
+ * three-valued logic; a row is selected only when the predicate is TRUE. Immutable and thread-safe.
+ */
+public final class RowFilter {
+
+    /** Selects every row. */
+    public static final RowFilter ALL = new RowFilter((op, before, after) -> Truth.TRUE);
+
+    /** One compiled node of the predicate tree. */
+    @FunctionalInterface
+    private interface Node {
+        Truth test(Operation op, Object[] before, Object[] after);
+    }
+
+    private final Node root;
+
+    private RowFilter(Node root) {
+        this.root = root;
+    }
+
+    /**
+     * Compiles a predicate against a schema.
+     *
+     * @param problems receives one message per problem (unknown column, literal that does not fit
+     *     its column's type); the returned filter is only usable when none were reported
+     */
+    public static RowFilter compile(
+            Predicate predicate, TableSchema schema, Consumer<String> problems) {
+        return new RowFilter(new Compiler(schema, problems).node(predicate));
+    }
+
+    /** Whether the row change is selected: the predicate is TRUE for its images. */
+    public boolean test(ChangeEvent event) {
+        return test(event.operation(), event.before(), event.after());
+    }
+
+    /**
+     * Whether a row change is selected. Unqualified columns read the after image, or the before
+     * image of a DELETE; a reference to an image the change lacks reads NULL.
+     */
+    public boolean test(Operation op, Object[] before, Object[] after) {
+        return evaluate(op, before, after) == Truth.TRUE;
+    }
+
+    /** The predicate's truth value for a row change. */
+    public Truth evaluate(Operation op, Object[] before, Object[] after) {
+        return root.test(op, before, after);
+    }
+
+    /** Compiles one predicate tree, collecting problems instead of stopping at the first. */
+    private static final class Compiler {
+        private final TableSchema schema;
+        private final Consumer<String> problems;
+
+        Compiler(TableSchema schema, Consumer<String> problems) {
+            this.schema = schema;
+            this.problems = problems;
+        }
+
+        Node node(Predicate predicate) {
+            if (predicate instanceof Predicate.And) {
+                Node left = node(((Predicate.And) predicate).left());
+                Node right = node(((Predicate.And) predicate).right());
+                return (op, b, a) -> left.test(op, b, a).and(right.test(op, b, a));
+            }
+            if (predicate instanceof Predicate.Or) {
+                Node left = node(((Predicate.Or) predicate).left());
+                Node right = node(((Predicate.Or) predicate).right());
+                return (op, b, a) -> left.test(op, b, a).or(right.test(op, b, a));
+            }
+            if (predicate instanceof Predicate.Not) {
+                Node operand = node(((Predicate.Not) predicate).operand());
+                return (op, b, a) -> operand.test(op, b, a).not();
+            }
+            if (predicate instanceof Predicate.IsNull) {
+                Predicate.IsNull isNull = (Predicate.IsNull) predicate;
+                Reader column = reader(isNull.column());
+                boolean negated = isNull.negated();
+                return (op, b, a) -> Truth.of((column.read(op, b, a) == null) != negated);
+            }
+            if (predicate instanceof Predicate.Compare) {
+                return compare((Predicate.Compare) predicate);
+            }
+            if (predicate instanceof Predicate.In) {
+                return in((Predicate.In) predicate);
+            }
+            return like((Predicate.Like) predicate);
+        }
+
+        private Node compare(Predicate.Compare compare) {
+            Reader column = reader(compare.column());
+            if (compare.value().kind() == Literal.Kind.NULL) {
+                // col = NULL is never TRUE in SQL; IS NULL is the way to ask.
+                return (op, b, a) -> Truth.UNKNOWN;
+            }
+            Object literal = literal(compare.column(), compare.value());
+            Predicate.Comparison comparison = compare.op();
+            return (op, b, a) -> {
+                Object value = column.read(op, b, a);
+                return value == null
+                        ? Truth.UNKNOWN
+                        : Truth.of(comparison.accepts(ValueOrder.compare(value, literal)));
+            };
+        }
+
+        private Node in(Predicate.In in) {
+            Reader column = reader(in.column());
+            List<Object> values = new ArrayList<>();
+            boolean listHasNull = false;
+            for (Literal literal : in.values()) {
+                if (literal.kind() == Literal.Kind.NULL) {
+                    listHasNull = true;
+                } else {
+                    values.add(literal(in.column(), literal));
+                }
+            }
+            Object[] candidates = values.toArray();
+            boolean hasNull = listHasNull;
+            boolean negated = in.negated();
+            return (op, b, a) -> {
+                Object value = column.read(op, b, a);
+                if (value == null) {
+                    return Truth.UNKNOWN;
+                }
+                for (Object candidate : candidates) {
+                    if (ValueOrder.compare(value, candidate) == 0) {
+                        return Truth.of(!negated);
+                    }
+                }
+                // x IN (1, NULL) is UNKNOWN, not FALSE, when x is not 1: SQL semantics.
+                return hasNull ? Truth.UNKNOWN : Truth.of(negated);
+            };
+        }
+
+        private Node like(Predicate.Like like) {
+            Reader column = reader(like.column());
+            int index = schema.indexOf(like.column().column());
+            if (index >= 0) {
+                switch (schema.column(index).type()) {
+                    case STRING:
+                    case JSON:
+                        break;
+                    default:
+                        problems.accept(
+                                "LIKE needs a text column: column="
+                                        + like.column().column()
+                                        + ", type="
+                                        + schema.column(index).type());
+                }
+            }
+            Pattern pattern = LikePattern.compile(like.pattern(), like.escape());
+            boolean negated = like.negated();
+            return (op, b, a) -> {
+                Object value = column.read(op, b, a);
+                return value == null
+                        ? Truth.UNKNOWN
+                        : Truth.of(pattern.matcher((String) value).matches() != negated);
+            };
+        }
+
+        private Object literal(ColumnRef ref, Literal literal) {
+            int index = schema.indexOf(ref.column());
+            if (index < 0) {
+                return null; // already reported by reader()
+            }
+            try {
+                return ValueOrder.convert(schema.column(index), literal);
+            } catch (IllegalArgumentException e) {
+                problems.accept(e.getMessage());
+                return null;
+            }
+        }
+
+        private Reader reader(ColumnRef ref) {
+            int index = schema.indexOf(ref.column());
+            if (index < 0) {
+                problems.accept(
+                        "unknown column: table="
+                                + schema.qualifiedName()
+                                + ", value="
+                                + ref.column());
+                return (op, b, a) -> null;
+            }
+            Image image = ref.image();
+            return (op, b, a) -> {
+                Object[] row =
+                        image == Image.BEFORE
+                                ? b
+                                : image == Image.AFTER ? a : op == Operation.DELETE ? b : a;
+                return row == null ? null : row[index];
+            };
+        }
+    }
+
+    /** Reads one column of the chosen image. */
+    @FunctionalInterface
+    private interface Reader {
+        Object read(Operation op, Object[] before, Object[] after);
+    }
+}

@@ -1,0 +1,84 @@
+package io.changegrid.policy.transform;
+
+import io.changegrid.events.ChangeEvent;
+import io.changegrid.events.frame.KeyHash;
+import io.changegrid.events.value.ValueType;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+/** Where an added column's value comes from. Immutable and thread-safe. */
+public sealed interface ColumnSource {
+
+    /** The value type of the added column. */
+    ValueType type();
+
+    /** The value for one event. */
+    Object value(ChangeEvent event);
+
+    /** The same text on every row. */
+    record Constant(String text) implements ColumnSource {
+        @Override
+        public ValueType type() {
+            return ValueType.STRING;
+        }
+
+        @Override
+        public Object value(ChangeEvent event) {
+            return text;
+        }
+    }
+
+    /** Facts about the event rather than the row. */
+    enum Metadata implements ColumnSource {
+        /** The source database name (before any rename), STRING. */
+        DATABASE(ValueType.STRING),
+        /**
+         * A stable hash of the source database name: MurmurHash3 (as {@link KeyHash}) of its UTF-8
+         * bytes, as an INT64 in [0, 2^32) — the same in every process and version.
+         */
+        DATABASE_HASH(ValueType.INT64),
+        /** The transaction's SCN, INT64. */
+        SCN(ValueType.INT64),
+        /** The source commit time, TIMESTAMP. */
+        COMMIT_TIME(ValueType.TIMESTAMP),
+        /** The source id, INT64. */
+        SOURCE_ID(ValueType.INT64);
+
+        private final ValueType type;
+
+        Metadata(ValueType type) {
+            this.type = type;
+        }
+
+        @Override
+        public ValueType type() {
+            return type;
+        }
+
+        @Override
+        public Object value(ChangeEvent event) {
+            switch (this) {
+                case DATABASE:
+                    return event.schema().database();
+                case DATABASE_HASH:
+                    return hashOf(event.schema().database());
+                case SCN:
+                    return event.scn();
+                case COMMIT_TIME:
+                    long micros = event.commitTimeMicros();
+                    return Instant.ofEpochSecond(
+                            Math.floorDiv(micros, 1_000_000L),
+                            Math.floorMod(micros, 1_000_000L) * 1000L);
+                default:
+                    return (long) event.sourceId();
+            }
+        }
+
+        /** The stable hash of a name, as {@link #DATABASE_HASH} computes it. */
+        public static long hashOf(String name) {
+            byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+            return Integer.toUnsignedLong(KeyHash.murmur3(ByteBuffer.wrap(bytes), 0, bytes.length));
+        }
+    }
+}

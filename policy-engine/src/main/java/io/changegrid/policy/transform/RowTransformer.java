@@ -1,0 +1,188 @@
+package io.changegrid.policy.transform;
+
+import io.changegrid.events.ChangeEvent;
+import io.changegrid.events.schema.Column;
+import io.changegrid.events.schema.TableSchema;
+import io.changegrid.events.value.ValueType;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A {@link TransformSpec} bound to one table schema version: the output schema and, per output
+ * column, the source column, its masking or its added value, computed once. Masked columns become
+ * STRING columns. The output schema keeps the source's table id and version, so it names the same
+ * schema history. Immutable and thread-safe.
+ */
+public final class RowTransformer {
+
+    private final TableSchema source;
+    private final TableSchema output;
+    private final int[] sourceIndex; // per kept output column
+    private final Masking[] masking; // per kept output column, or null
+    private final ColumnSource[] added;
+
+    private RowTransformer(
+            TableSchema source,
+            TableSchema output,
+            int[] sourceIndex,
+            Masking[] masking,
+            ColumnSource[] added) {
+        this.source = source;
+        this.output = output;
+        this.sourceIndex = sourceIndex;
+        this.masking = masking;
+        this.added = added;
+    }
+
+    /**
+     * Binds a spec to a schema.
+     *
+     * @param problems receives one message per column the spec names that the schema lacks, and per
+     *     output name used twice; the result is {@code null} when any were reported
+     */
+    public static RowTransformer bind(
+            TransformSpec spec, TableSchema schema, Consumer<String> sink) {
+        List<String> reported = new ArrayList<>();
+        Consumer<String> problems =
+                problem -> {
+                    reported.add(problem);
+                    sink.accept(problem);
+                };
+        for (Map.Entry<String, String> ref : spec.referencedColumns()) {
+            if (schema.indexOf(ref.getValue()) < 0) {
+                problems.accept(
+                        "unknown column: table="
+                                + schema.qualifiedName()
+                                + ", key="
+                                + ref.getKey()
+                                + ", value="
+                                + ref.getValue());
+            }
+        }
+        List<Column> columns = new ArrayList<>();
+        List<Integer> indexes = new ArrayList<>();
+        List<Masking> maskings = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        List<String> key = new ArrayList<>();
+        for (int i = 0; i < schema.columnCount(); i++) {
+            Column column = schema.column(i);
+            String name = column.name();
+            if (!spec.includeColumns().isEmpty() && !spec.includeColumns().contains(name)
+                    || spec.excludeColumns().contains(name)
+                    || spec.drop().contains(name)) {
+                continue;
+            }
+            String outName = spec.rename().getOrDefault(name, name);
+            Masking mask = spec.mask().get(name);
+            columns.add(
+                    mask == null
+                            ? new Column(
+                                    outName,
+                                    column.type(),
+                                    column.sourceType(),
+                                    column.nullable(),
+                                    column.width())
+                            : new Column(
+                                    outName, ValueType.STRING, "varchar", column.nullable(), 0));
+            indexes.add(i);
+            maskings.add(mask);
+            duplicate(outName, names, schema, problems);
+            if (schema.keyColumns().contains(name)) {
+                key.add(outName);
+            }
+        }
+        List<ColumnSource> addedSources = new ArrayList<>();
+        for (Map.Entry<String, ColumnSource> add : spec.add().entrySet()) {
+            columns.add(Column.of(add.getKey(), add.getValue().type()));
+            addedSources.add(add.getValue());
+            duplicate(add.getKey(), names, schema, problems);
+        }
+        if (columns.isEmpty()) {
+            problems.accept("no column left: table=" + schema.qualifiedName());
+        }
+        if (!reported.isEmpty()) {
+            return null;
+        }
+        // Key order follows the source's key order, not column order.
+        List<String> orderedKey = new ArrayList<>();
+        for (String k : schema.keyColumns()) {
+            String outName = spec.rename().getOrDefault(k, k);
+            if (key.contains(outName)) {
+                orderedKey.add(outName);
+            }
+        }
+        TableSchema output =
+                new TableSchema(
+                        schema.tableId(),
+                        schema.version(),
+                        spec.database() != null ? spec.database() : schema.database(),
+                        spec.table() != null ? spec.table() : schema.table(),
+                        columns,
+                        orderedKey.size() == schema.keySize() ? orderedKey : List.of());
+        return new RowTransformer(
+                schema,
+                output,
+                indexes.stream().mapToInt(Integer::intValue).toArray(),
+                maskings.toArray(new Masking[0]),
+                addedSources.toArray(new ColumnSource[0]));
+    }
+
+    /** The schema this transformer reads. */
+    public TableSchema sourceSchema() {
+        return source;
+    }
+
+    /**
+     * The schema of the transformed rows. When a key column is dropped the output has no key, since
+     * a partial key would not identify rows.
+     */
+    public TableSchema outputSchema() {
+        return output;
+    }
+
+    /** The event with the output schema and transformed images; other fields unchanged. */
+    public ChangeEvent apply(ChangeEvent event) {
+        return new ChangeEvent(
+                event.sourceId(),
+                event.scn(),
+                event.index(),
+                event.commitTimeMicros(),
+                event.transactionId(),
+                event.operation(),
+                output,
+                row(event.before(), event),
+                row(event.after(), event),
+                event.ddl());
+    }
+
+    /** One transformed row image, or {@code null} for a missing image. */
+    public Object[] row(Object[] values, ChangeEvent event) {
+        if (values == null) {
+            return null;
+        }
+        Object[] out = new Object[sourceIndex.length + added.length];
+        for (int i = 0; i < sourceIndex.length; i++) {
+            Object value = values[sourceIndex[i]];
+            out[i] = value == null || masking[i] == null ? value : masking[i].mask(value);
+        }
+        for (int i = 0; i < added.length; i++) {
+            out[sourceIndex.length + i] = added[i].value(event);
+        }
+        return out;
+    }
+
+    private static void duplicate(
+            String name, Set<String> names, TableSchema schema, Consumer<String> problems) {
+        if (!names.add(name)) {
+            problems.accept(
+                    "output column defined twice: table="
+                            + schema.qualifiedName()
+                            + ", value="
+                            + name);
+        }
+    }
+}
