@@ -8,8 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -87,10 +85,10 @@ public final class Stage1Main implements Callable<Integer> {
             ProgressLine loadProgress = new ProgressLine(System.err, "load", 2 * rows);
             try (Connection connection = server.connect()) {
                 load.createTables(connection);
-                from = masterPosition(connection);
+                from = StageSource.masterPosition(connection);
                 load.insert(connection, rows, loadProgress::report);
                 load.update(connection, rows, loadProgress::report);
-                to = masterPosition(connection);
+                to = StageSource.masterPosition(connection);
             }
             double loadSeconds = loadProgress.seconds();
             System.err.printf(
@@ -197,13 +195,5 @@ public final class Stage1Main implements Callable<Integer> {
                 StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
-    }
-
-    private static BinlogPosition masterPosition(Connection connection) throws Exception {
-        try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SHOW MASTER STATUS")) {
-            rows.next();
-            return new BinlogPosition(rows.getString("File"), rows.getLong("Position"));
-        }
     }
 }

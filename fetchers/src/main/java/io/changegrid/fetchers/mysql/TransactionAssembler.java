@@ -19,7 +19,9 @@ import io.changegrid.fetchers.TransactionSink;
 import java.io.Serializable;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +50,6 @@ import org.slf4j.LoggerFactory;
 final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
-    private static final RowConverter SKIP = null;
 
     private final int sourceId;
     private final TableFilter capture;
@@ -59,6 +60,10 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private final long heartbeatAfterNanos;
     private final Runnable onFailure;
     private final Map<Long, RowConverter> routes = new HashMap<>();
+
+    /** Binlog table ids of tables outside the capture: their rows are not decoded. */
+    private final Set<Long> uncaptured = new HashSet<>();
+
     private final Map<Long, RowConverter> converters = new HashMap<>();
 
     private String file;
@@ -119,6 +124,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         began = false;
         encoder.buffer().clear();
         routes.clear();
+        uncaptured.clear();
     }
 
     @Override
@@ -259,6 +265,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         }
         ddl.apply(start, query.getDatabase(), sql, this::appendSchemaChange);
         routes.clear();
+        uncaptured.clear();
         if (endsWithStatement
                 && !sql.stripTrailing()
                         .toUpperCase(java.util.Locale.ROOT)
@@ -284,7 +291,8 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         String database = map.getDatabase();
         String table = map.getTable();
         if (!capture.matches(database, table)) {
-            routes.put(map.getTableId(), SKIP);
+            routes.remove(map.getTableId());
+            uncaptured.add(map.getTableId());
             return;
         }
         TableSchema schema =
@@ -314,6 +322,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                             + position(header));
         }
         long key = ((long) schema.tableId() << 32) | schema.version();
+        uncaptured.remove(map.getTableId());
         routes.put(
                 map.getTableId(), converters.computeIfAbsent(key, k -> new RowConverter(schema)));
     }
@@ -326,17 +335,18 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             Serializable[] afterCells,
             BitSet afterColumns,
             BitSet beforeColumns) {
-        if (!routes.containsKey(binlogTableId)) {
+        if (uncaptured.contains(binlogTableId)) {
+            return;
+        }
+        RowConverter converter = routes.get(binlogTableId);
+        if (converter == null) {
             throw new FetchFailedException(
                     "rows without a table map: binlogTableId="
                             + binlogTableId
                             + ", position="
                             + position(header));
         }
-        RowConverter converter = routes.get(binlogTableId);
-        if (converter == SKIP) {
-            return;
-        }
+
         if (!open) {
             // Row events outside BEGIN/GTID: a non-transactional statement is its own transaction.
             begin(header, "");
