@@ -283,6 +283,7 @@ public final class Consumer implements AutoCloseable {
     public static final class Builder {
 
         private final Map<String, Object> settings = new LinkedHashMap<>();
+        private List<?> policies = List.of();
         private ConsumerCallback callback;
         private CheckpointStore store;
         private String name = "consumer";
@@ -300,8 +301,9 @@ public final class Consumer implements AutoCloseable {
             return this;
         }
 
-        /** The tables and partition received; default everything. */
+        /** The tables or policies, and partition received; default everything. */
         public Builder subscription(Subscription subscription) {
+            policies = subscription.policies();
             settings.put(SUBSCRIPTION_TABLES.path(), subscription.tables());
             put(SUBSCRIPTION_PARTITION, subscription.partition());
             put(SUBSCRIPTION_PARTITIONS, subscription.partitions());
@@ -393,7 +395,7 @@ public final class Consumer implements AutoCloseable {
             }
             ConsumerConfig config = null;
             try {
-                config = ConsumerConfig.of(settings);
+                config = ConsumerConfig.of(settings, policies);
             } catch (ConfigException e) {
                 problems.addAll(e.problems());
             }

@@ -10,6 +10,7 @@ import io.changegrid.consumer.config.ConsumerSettings;
 import io.changegrid.consumer.sink.CallbackLoader;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -71,9 +72,16 @@ public final class ConsumerMain implements Callable<Integer> {
         ConsumerCallback callback;
         try {
             Map<String, Object> tree =
-                    configFile == null ? Map.of() : YamlConfigFile.read(configFile);
+                    new LinkedHashMap<>(
+                            configFile == null ? Map.of() : YamlConfigFile.read(configFile));
+            // The subscription's policies are a list, not settings: docs/policies.md.
+            Object policies = tree.remove("policies");
             config = ConsumerSettings.SCHEMA.load(tree, overrides);
-            consumerConfig = ConsumerConfig.from(config);
+            if (policies != null && !(policies instanceof List)) {
+                throw new ConfigException(List.of("policies: expected a list: value=" + policies));
+            }
+            consumerConfig =
+                    ConsumerConfig.from(config, policies == null ? List.of() : (List<?>) policies);
             callback = CallbackLoader.load(config);
         } catch (ConfigException e) {
             spec.commandLine().getErr().println(e.getMessage());

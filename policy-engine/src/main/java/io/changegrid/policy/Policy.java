@@ -64,8 +64,21 @@ public record Policy(
         return bound;
     }
 
-    /** Compiles the policy, adding {@code path: message} problems; {@code null} if any. */
-    BoundPolicy bind(TableSchema schema, List<String> problems) {
+    /** Compiles the policy strictly, adding {@code path: message} problems; {@code null} if any. */
+    public BoundPolicy bind(TableSchema schema, List<String> problems) {
+        return bind(schema, problems, true);
+    }
+
+    /**
+     * Compiles the policy, adding {@code path: message} problems; {@code null} if any. The row
+     * predicate reads source columns; the partitioner reads the transformed row, so its column is
+     * an output column.
+     *
+     * @param strict whether transform columns the schema lacks are problems (see {@link
+     *     RowTransformer#bind(TransformSpec, TableSchema, java.util.function.Consumer, boolean)});
+     *     the predicate's and partitioner's columns must always exist
+     */
+    public BoundPolicy bind(TableSchema schema, List<String> problems, boolean strict) {
         int before = problems.size();
         RowFilter filter =
                 where == null
@@ -73,13 +86,15 @@ public record Policy(
                         : RowFilter.compile(
                                 where, schema, m -> problems.add(path + ".where: " + m));
         RowTransformer transformer =
-                RowTransformer.bind(transform, schema, m -> problems.add(path + ": " + m));
+                RowTransformer.bind(transform, schema, m -> problems.add(path + ": " + m), strict);
         String partitionColumn = partitionColumn();
-        if (partitionColumn != null && schema.indexOf(partitionColumn) < 0) {
+        // Without a bound transformer (its problems are reported), check the source's columns.
+        TableSchema partitioned = transformer == null ? schema : transformer.outputSchema();
+        if (partitionColumn != null && partitioned.indexOf(partitionColumn) < 0) {
             problems.add(
                     path
                             + ".partition: unknown column: table="
-                            + schema.qualifiedName()
+                            + partitioned.qualifiedName()
                             + ", value="
                             + partitionColumn);
         }

@@ -1,12 +1,15 @@
 package io.changegrid.relay;
 
 import io.changegrid.config.Config;
+import io.changegrid.config.ConfigException;
 import io.changegrid.fetchers.TableFilter;
 import io.changegrid.fetchers.mysql.BinlogFetcher;
 import io.changegrid.fetchers.mysql.BinlogFetcherConfig;
 import io.changegrid.fetchers.mysql.StartPosition;
+import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferConfig;
+import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.http.RelayHttpServer;
 import io.changegrid.relay.publish.Publisher;
@@ -20,6 +23,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -51,12 +55,17 @@ public final class Relay implements AutoCloseable {
     private volatile Throwable failure;
     private volatile boolean closing;
 
-    private Relay(Config config) throws Exception {
-        this.config = config;
+    private Relay(RelayConfiguration configuration) throws Exception {
+        this.config = configuration.settings();
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.buffer = new EventBuffer(bufferConfig(config));
         Path state = config.get(RelaySettings.STATE_DIRECTORY);
-        this.positions = new PositionStore(state);
+        try {
+            this.positions = new PositionStore(state);
+        } catch (RuntimeException e) {
+            buffer.close();
+            throw e;
+        }
         this.publisher =
                 new Publisher(
                         buffer,
@@ -66,12 +75,24 @@ public final class Relay implements AutoCloseable {
         // A restart re-reads from just before the oldest segment its buffer held, so the new
         // buffer holds the same transactions with the same SCNs and lagging consumers lose nothing.
         Optional<PositionStore.SavedPosition> saved = positions.load();
-        this.fetcher =
-                BinlogFetcher.open(
-                        fetcherConfig(config),
-                        state,
-                        saved.map(PositionStore.SavedPosition::replayPosition).orElse(null),
-                        publisher);
+        try {
+            this.fetcher =
+                    BinlogFetcher.open(
+                            fetcherConfig(config).withPlan(configuration.plan()),
+                            state,
+                            saved.map(PositionStore.SavedPosition::replayPosition).orElse(null),
+                            publisher);
+            // A policy naming a table or column the source lacks is an error now, not a no-op.
+            List<String> problems =
+                    configuration.plan().validate(fetcher.registry().latestVersions());
+            if (!problems.isEmpty()) {
+                throw new ConfigException(problems);
+            }
+        } catch (Exception e) {
+            positions.close();
+            buffer.close();
+            throw e;
+        }
         long floor =
                 saved.map(PositionStore.SavedPosition::replayFloorScn)
                         .orElse(fetcher.position().scn() - 1);
@@ -85,14 +106,24 @@ public final class Relay implements AutoCloseable {
                         this::status,
                         this::health,
                         metrics,
-                        new StreamHandler(buffer, fetcher.registry()),
-                        fetcher.registry());
+                        new StreamHandler(buffer, fetcher.publishedSchemas()),
+                        fetcher.publishedSchemas());
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
     }
 
-    /** Starts a relay: fetcher thread and HTTP API. */
+    /** Starts a relay without policies: every captured table, unchanged. */
     public static Relay start(Config config) throws Exception {
-        Relay relay = new Relay(config);
+        return start(RelayConfiguration.of(config));
+    }
+
+    /**
+     * Starts a relay: fetcher thread and HTTP API.
+     *
+     * @throws ConfigException if a policy names a table or column the source does not have
+     */
+    public static Relay start(RelayConfiguration configuration) throws Exception {
+        Relay relay = new Relay(configuration);
+        Config config = configuration.settings();
         relay.http.start();
         relay.fetchThread.start();
         LOG.info(
@@ -259,6 +290,7 @@ public final class Relay implements AutoCloseable {
                 TableFilter.of(
                         config.get(RelaySettings.CAPTURE_INCLUDE),
                         config.get(RelaySettings.CAPTURE_EXCLUDE)),
+                CapturePlan.everything(),
                 StartPosition.parse(config.get(RelaySettings.SOURCE_START)),
                 config.get(RelaySettings.SOURCE_HEARTBEAT),
                 config.get(RelaySettings.SOURCE_CONNECT_TIMEOUT),

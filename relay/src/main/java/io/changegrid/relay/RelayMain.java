@@ -1,9 +1,8 @@
 package io.changegrid.relay;
 
-import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
 import io.changegrid.config.YamlConfigFile;
-import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.relay.config.RelayConfiguration;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -58,17 +57,26 @@ public final class RelayMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Config config;
+        RelayConfiguration configuration;
         try {
             Map<String, Object> tree =
                     configFile == null ? Map.of() : YamlConfigFile.read(configFile);
-            config = RelaySettings.SCHEMA.load(tree, overrides);
+            configuration = RelayConfiguration.load(tree, overrides);
         } catch (ConfigException e) {
             System.err.println(e.getMessage());
             return 2;
         }
-        LOG.info("relay starting: config={}", config.describe());
-        Relay relay = Relay.start(config);
+        LOG.info(
+                "relay starting: config={}, policies={}",
+                configuration.settings().describe(),
+                configuration.plan().isEverything() ? "none" : "yes");
+        Relay relay;
+        try {
+            relay = Relay.start(configuration);
+        } catch (ConfigException e) {
+            System.err.println(e.getMessage()); // policies that do not fit the source
+            return 2;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "relay-shutdown"));
         relay.awaitStop();
         return relay.failure() == null ? 0 : 1;

@@ -1,5 +1,6 @@
 package io.changegrid.events.frame;
 
+import io.changegrid.events.schema.TableSchema;
 import java.nio.ByteBuffer;
 
 /**
@@ -50,6 +51,22 @@ public final class KeyHash {
     public static int ofTableId(int tableId) {
         int hash = Integer.rotateLeft(mixK(tableId), 13) * 5 + 0xe6546b64;
         return fmix(hash ^ 4);
+    }
+
+    /**
+     * The partition hash a frame of this row would carry, without encoding the frame: the key image
+     * is written into {@code scratch} (cleared first) and hashed; a table without a key hashes its
+     * id.
+     *
+     * @param row the after image, or the before image of a delete
+     */
+    public static int ofRow(TableSchema schema, Object[] row, ExpandableBuffer scratch) {
+        if (!schema.hasKey()) {
+            return ofTableId(schema.tableId());
+        }
+        scratch.clear();
+        RowImageCodec.writeKey(scratch, schema, row);
+        return murmur3(scratch.byteBuffer(), 0, scratch.position());
     }
 
     /** The partition in {@code [0, partitions)} of a hash. */

@@ -139,6 +139,13 @@ public final class SchemaRegistry {
         return id == null ? Optional.empty() : Optional.of(latestById.get(id));
     }
 
+    /** The latest version of every table, dropped ones included, ordered by table id. */
+    public List<TableSchema> latestVersions() {
+        List<TableSchema> latest = new ArrayList<>(latestById.values());
+        latest.sort(Comparator.comparingInt(TableSchema::tableId));
+        return latest;
+    }
+
     /** Every version of every table, ordered by table id and version. */
     public List<TableSchema> allVersions() {
         List<TableSchema> all = new ArrayList<>(byIdAndVersion.values());

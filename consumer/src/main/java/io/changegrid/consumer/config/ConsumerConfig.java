@@ -51,6 +51,17 @@ public record ConsumerConfig(
      * @throws ConfigException listing every problem, each naming its keys
      */
     public static ConsumerConfig from(Config config) {
+        return from(config, List.of());
+    }
+
+    /**
+     * The library settings of a loaded configuration and its {@code policies:} list (empty for
+     * none), checking also the rules that span keys and the policies (see {@link
+     * SubscriptionPolicies}).
+     *
+     * @throws ConfigException listing every problem, each naming its keys or path
+     */
+    public static ConsumerConfig from(Config config, List<?> policies) {
         List<String> problems = new ArrayList<>();
         int partition = config.get(SUBSCRIPTION_PARTITION);
         int partitions = config.get(SUBSCRIPTION_PARTITIONS);
@@ -61,6 +72,8 @@ public record ConsumerConfig(
                             + ": must be below subscription.partitions="
                             + partitions);
         }
+        problems.addAll(
+                SubscriptionPolicies.check(policies, config.get(SUBSCRIPTION_TABLES), partitions));
         long capacity = config.get(BUFFER_CAPACITY);
         long maxBytes = config.get(FETCH_MAX_BYTES);
         if (maxBytes > capacity) {
@@ -72,6 +85,10 @@ public record ConsumerConfig(
         }
         checkBackoff(config, FETCH_BACKOFF, FETCH_BACKOFF_MAX, problems);
         checkBackoff(config, CALLBACK_RETRY_BACKOFF, CALLBACK_RETRY_BACKOFF_MAX, problems);
+        if (config.get(RELAYS).isEmpty() && !GroupConfig.isMember(config)) {
+            // Only a group member may leave them out: it finds them in ZooKeeper.
+            problems.add("missing required key: path=relays (" + RELAYS.doc() + ")");
+        }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
@@ -82,7 +99,7 @@ public record ConsumerConfig(
         }
         return new ConsumerConfig(
                 relays,
-                new Subscription(config.get(SUBSCRIPTION_TABLES), partition, partitions),
+                new Subscription(config.get(SUBSCRIPTION_TABLES), partition, partitions, policies),
                 (int) capacity,
                 (int) maxBytes,
                 config.get(FETCH_GZIP),
@@ -103,7 +120,16 @@ public record ConsumerConfig(
      * @throws ConfigException listing every problem, each naming its key
      */
     public static ConsumerConfig of(Map<String, Object> settings) {
-        return from(SCHEMA.load(settings, Map.of()));
+        return of(settings, List.of());
+    }
+
+    /**
+     * As {@link #of(Map)}, with a subscription's {@code policies:} list.
+     *
+     * @throws ConfigException listing every problem, each naming its key or path
+     */
+    public static ConsumerConfig of(Map<String, Object> settings, List<?> policies) {
+        return from(SCHEMA.load(settings, Map.of()), policies);
     }
 
     private static void checkBackoff(

@@ -392,6 +392,12 @@ public final class Puller implements Runnable {
 
     private static String subscriptionQuery(Subscription subscription) {
         StringBuilder query = new StringBuilder();
+        String filter = subscription.filterJson();
+        if (filter != null) {
+            return query.append("&filter=")
+                    .append(URLEncoder.encode(filter, StandardCharsets.UTF_8))
+                    .toString();
+        }
         if (!subscription.tables().isEmpty()) {
             query.append("&tables=")
                     .append(

@@ -61,6 +61,7 @@ public final class BinlogFetcher {
                 new TransactionAssembler(
                         config.sourceId(),
                         config.capture(),
+                        config.plan(),
                         new DdlApplier(tracker, history, config.capture()),
                         sink,
                         config.maxTransactionBytes(),
@@ -193,11 +194,21 @@ public final class BinlogFetcher {
     }
 
     /**
-     * The schema versions this fetcher's frames name; decoders (JSON serving, tests) look them up
-     * here. Safe to read from any thread.
+     * The source's schema versions, as the fetcher tracks them from its DDL. Safe to read from any
+     * thread.
      */
     public SchemaRegistry registry() {
         return tracker.registry();
+    }
+
+    /**
+     * The schema versions the published frames name: the source's without policies, else the
+     * policies' output schemas (same table ids and versions, transformed columns and names).
+     * Decoders (JSON serving, {@code /v1/schemas}, tests) look them up here. Safe to read from any
+     * thread.
+     */
+    public SchemaRegistry publishedSchemas() {
+        return assembler.published();
     }
 
     /**

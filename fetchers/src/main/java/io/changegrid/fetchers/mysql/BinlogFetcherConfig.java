@@ -1,6 +1,7 @@
 package io.changegrid.fetchers.mysql;
 
 import io.changegrid.fetchers.TableFilter;
+import io.changegrid.policy.capture.CapturePlan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,9 @@ import java.util.List;
  * @param password that user's password
  * @param serverId the id this fetcher presents as a replica; unique among the source's replicas
  * @param sourceId the source's id in every frame (0..65535)
- * @param capture which tables this relay captures (several relays can split one source)
+ * @param capture which tables this relay tracks and may capture
+ * @param plan what of the captured tables is published, and how: the relay's policies (several
+ *     relays can split one source by partition)
  * @param start where to start when the relay has no saved position
  * @param heartbeatInterval how often an idle source's timeline advances
  * @param connectTimeout how long one connection attempt may take
@@ -30,6 +33,7 @@ public record BinlogFetcherConfig(
         long serverId,
         int sourceId,
         TableFilter capture,
+        CapturePlan plan,
         StartPosition start,
         Duration heartbeatInterval,
         Duration connectTimeout,
@@ -59,6 +63,9 @@ public record BinlogFetcherConfig(
         if (capture == null) {
             problems.add("capture must be given");
         }
+        if (plan == null) {
+            problems.add("capture plan must be given");
+        }
         if (start == null) {
             problems.add("source.start must be given");
         }
@@ -78,6 +85,24 @@ public record BinlogFetcherConfig(
         if (value == null || value.isNegative() || value.isZero()) {
             problems.add(key + " must be positive: value=" + value);
         }
+    }
+
+    /** This configuration publishing what {@code newPlan} says. */
+    public BinlogFetcherConfig withPlan(CapturePlan newPlan) {
+        return new BinlogFetcherConfig(
+                host,
+                port,
+                user,
+                password,
+                serverId,
+                sourceId,
+                capture,
+                newPlan,
+                start,
+                heartbeatInterval,
+                connectTimeout,
+                reconnectBackoffMax,
+                maxTransactionBytes);
     }
 
     /** The JDBC URL of the source, for checks and schema snapshots. */
@@ -100,6 +125,8 @@ public record BinlogFetcherConfig(
                 + sourceId
                 + ", capture="
                 + capture
+                + ", plan="
+                + (plan == null || plan.isEverything() ? "everything" : "policies")
                 + ", start="
                 + start
                 + ", heartbeatInterval="

@@ -1,5 +1,6 @@
 package io.changegrid.fetchers.mysql;
 
+import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.fetchers.TableFilter;
 import io.changegrid.fetchers.mysql.schema.DdlOutcome;
@@ -41,6 +42,11 @@ final class DdlApplier {
         this.tracker = tracker;
         this.history = history;
         this.capture = capture;
+    }
+
+    /** Every schema version of the source's captured tables. */
+    SchemaRegistry registry() {
+        return tracker.registry();
     }
 
     /**

@@ -13,9 +13,13 @@ import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import io.changegrid.events.Operation;
 import io.changegrid.events.frame.FrameEncoder;
+import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.fetchers.TableFilter;
 import io.changegrid.fetchers.TransactionSink;
+import io.changegrid.policy.capture.CapturePlan;
+import io.changegrid.policy.capture.PolicyViolationException;
+import io.changegrid.policy.capture.TableRoute;
 import java.io.Serializable;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -38,9 +42,15 @@ import org.slf4j.LoggerFactory;
  *       position advances mid-transaction and must not be used.
  *   <li>A DDL statement is its own transaction: the {@link DdlApplier} updates the schemas, and a
  *       SCHEMA_CHANGE frame is published for each captured table it changed.
- *   <li>Rows of tables outside the capture filter are not decoded. A transaction with nothing
- *       captured publishes nothing, but a heartbeat follows so consumers still see the timeline
- *       move.
+ *   <li>Rows of tables outside the capture filter, or that no policy of the {@link CapturePlan}
+ *       selects, are not decoded. The rows of the others take their table's {@link TableRoute}: the
+ *       policy's predicate, its transform, and this relay's partition; only what passes is encoded,
+ *       with the route's output schema, which is registered in {@link #published()} before any
+ *       frame names it. A transaction with nothing published publishes nothing, but a heartbeat
+ *       follows so consumers still see the timeline move.
+ *   <li>Schema changes take the same route, so a renamed, masked or dropped column stays so after
+ *       an ALTER; a change the policy cannot follow safely stops the fetcher ({@link
+ *       PolicyViolationException}).
  * </ul>
  *
  * <p>Threading: runs on the binlog client's thread. The library swallows exceptions thrown by
@@ -51,20 +61,26 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
 
+    /** A captured table version's converter and route; a null route publishes nothing. */
+    private record Route(RowConverter converter, TableRoute route) {}
+
     private final int sourceId;
     private final TableFilter capture;
+    private final CapturePlan plan;
+    private final SchemaRegistry published;
     private final DdlApplier ddl;
     private final TransactionSink sink;
     private final FrameEncoder encoder;
     private final int maxTransactionBytes;
     private final long heartbeatAfterNanos;
     private final Runnable onFailure;
-    private final Map<Long, RowConverter> routes = new HashMap<>();
+    private final Map<Long, Route> routes = new HashMap<>();
 
-    /** Binlog table ids of tables outside the capture: their rows are not decoded. */
+    /** Binlog table ids of tables whose rows are not published: their rows are not decoded. */
     private final Set<Long> uncaptured = new HashSet<>();
 
-    private final Map<Long, RowConverter> converters = new HashMap<>();
+    /** Per table id and schema version. */
+    private final Map<Long, Route> routesBySchema = new HashMap<>();
 
     private String file;
     private BinlogPosition committed;
@@ -90,6 +106,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     TransactionAssembler(
             int sourceId,
             TableFilter capture,
+            CapturePlan plan,
             DdlApplier ddl,
             TransactionSink sink,
             int maxTransactionBytes,
@@ -98,7 +115,10 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             Runnable onFailure) {
         this.sourceId = sourceId;
         this.capture = capture;
+        this.plan = plan;
         this.ddl = ddl;
+        // Without policies the published schemas are the source's; with them, the routes' outputs.
+        this.published = plan.isEverything() ? ddl.registry() : new SchemaRegistry();
         this.sink = sink;
         this.maxTransactionBytes = maxTransactionBytes;
         this.heartbeatAfterNanos = heartbeatAfterNanos;
@@ -106,6 +126,11 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         this.file = resumeFrom.file();
         this.onFailure = onFailure;
         this.encoder = new FrameEncoder(64 * 1024);
+    }
+
+    /** The schema versions the published frames name. */
+    SchemaRegistry published() {
+        return published;
     }
 
     /** Where the next transaction starts: the position to reconnect at. */
@@ -283,14 +308,29 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     /** Publishes a schema change of a captured table in the open (DDL) transaction. */
     private void appendSchemaChange(TableSchema schema, String sql) {
+        TableSchema previous =
+                schema.version() > 1
+                        ? ddl.registry().schema(schema.tableId(), schema.version() - 1)
+                        : null;
+        TableRoute route = plan.routeChanged(previous, schema);
+        if (route == null) {
+            return;
+        }
+        publish(route.output());
         ensureBegun();
-        encoder.appendSchemaChange(schema, sql);
+        encoder.appendSchemaChange(route.output(), sql);
+    }
+
+    private void publish(TableSchema output) {
+        if (published != ddl.registry()) {
+            published.restore(output);
+        }
     }
 
     private void tableMap(EventHeaderV4 header, TableMapEventData map) {
         String database = map.getDatabase();
         String table = map.getTable();
-        if (!capture.matches(database, table)) {
+        if (!capture.matches(database, table) || !plan.selects(database, table)) {
             routes.remove(map.getTableId());
             uncaptured.add(map.getTableId());
             return;
@@ -322,9 +362,23 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                             + position(header));
         }
         long key = ((long) schema.tableId() << 32) | schema.version();
+        Route route = routesBySchema.computeIfAbsent(key, k -> bindRoute(schema));
+        if (route.route() == null) {
+            routes.remove(map.getTableId());
+            uncaptured.add(map.getTableId());
+            return;
+        }
         uncaptured.remove(map.getTableId());
-        routes.put(
-                map.getTableId(), converters.computeIfAbsent(key, k -> new RowConverter(schema)));
+        routes.put(map.getTableId(), route);
+    }
+
+    private Route bindRoute(TableSchema schema) {
+        TableRoute route = plan.route(schema);
+        if (route == null) {
+            return new Route(null, null);
+        }
+        publish(route.output());
+        return new Route(new RowConverter(schema), route);
     }
 
     private void rowChange(
@@ -338,8 +392,8 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         if (uncaptured.contains(binlogTableId)) {
             return;
         }
-        RowConverter converter = routes.get(binlogTableId);
-        if (converter == null) {
+        Route route = routes.get(binlogTableId);
+        if (route == null) {
             throw new FetchFailedException(
                     "rows without a table map: binlogTableId="
                             + binlogTableId
@@ -351,11 +405,23 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             // Row events outside BEGIN/GTID: a non-transactional statement is its own transaction.
             begin(header, "");
         }
-        ensureBegun();
+        RowConverter converter = route.converter();
         Object[] before =
                 beforeCells == null ? null : converter.convert(beforeCells, beforeColumns);
         Object[] after = afterCells == null ? null : converter.convert(afterCells, afterColumns);
-        encoder.appendRowChange(op, converter.schema(), before, after);
+        TableRoute policy = route.route();
+        if (!policy.passesEverything()) {
+            if (!policy.selects(op, before, after)) {
+                return;
+            }
+            before = policy.transform(before, sourceId, start.scn(), commitTimeMicros);
+            after = policy.transform(after, sourceId, start.scn(), commitTimeMicros);
+            if (!policy.inPartition(before, after)) {
+                return;
+            }
+        }
+        ensureBegun();
+        encoder.appendRowChange(op, policy.output(), before, after);
         if (encoder.buffer().position() > maxTransactionBytes) {
             throw new TransactionTooLargeException(
                     "transaction larger than the relay can publish whole: scn="

@@ -10,6 +10,7 @@ import io.changegrid.events.value.Geometry;
 import io.changegrid.events.value.SqlDate;
 import io.changegrid.events.value.SqlDateTime;
 import io.changegrid.fetchers.TableFilter;
+import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.testkit.MariaDbExtension;
 import io.changegrid.testkit.MariaDbServer;
 import java.math.BigDecimal;
@@ -674,6 +675,7 @@ class BinlogFetcherIT {
                         1,
                         1,
                         TableFilter.all(),
+                        CapturePlan.everything(),
                         new StartPosition.Current(),
                         Duration.ofSeconds(1),
                         Duration.ofSeconds(5),

@@ -1,6 +1,7 @@
 package io.changegrid.fetchers.mysql;
 
 import io.changegrid.fetchers.TableFilter;
+import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.testkit.SourceDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +36,7 @@ final class RunningFetcher implements AutoCloseable {
                 9_001,
                 1,
                 capture,
+                CapturePlan.everything(),
                 start,
                 Duration.ofMillis(200),
                 Duration.ofSeconds(5),

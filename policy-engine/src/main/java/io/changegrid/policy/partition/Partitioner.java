@@ -2,8 +2,9 @@ package io.changegrid.policy.partition;
 
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.frame.EventFrame;
-import io.changegrid.events.frame.FrameEncoder;
+import io.changegrid.events.frame.ExpandableBuffer;
 import io.changegrid.events.frame.KeyHash;
+import io.changegrid.events.schema.TableSchema;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -21,8 +22,19 @@ public sealed interface Partitioner {
     /** The number of partitions, at least 1. */
     int partitions();
 
-    /** The partition of a row change, in {@code [0, partitions())}. */
-    int partitionOf(ChangeEvent event);
+    /**
+     * The partition of a row change, in {@code [0, partitions())}.
+     *
+     * @param schema the schema the images are in
+     * @param before the before image, or {@code null}
+     * @param after the after image, or {@code null}
+     */
+    int partitionOf(TableSchema schema, Object[] before, Object[] after);
+
+    /** The partition of a row change event. */
+    default int partitionOf(ChangeEvent event) {
+        return partitionOf(event.schema(), event.before(), event.after());
+    }
 
     /**
      * Whole tables: the hash of {@code database.table} (UTF-8, MurmurHash3) mod {@code partitions},
@@ -34,8 +46,8 @@ public sealed interface Partitioner {
         }
 
         @Override
-        public int partitionOf(ChangeEvent event) {
-            return partitionOfTable(event.schema().database(), event.schema().table());
+        public int partitionOf(TableSchema schema, Object[] before, Object[] after) {
+            return partitionOfTable(schema.database(), schema.table());
         }
 
         /** The partition of a table by name, for a relay choosing what to capture. */
@@ -50,6 +62,10 @@ public sealed interface Partitioner {
      * it.
      */
     record ByKeyHash(int partitions) implements Partitioner {
+        /** Where a key image is written to be hashed; per thread, as partitioners are shared. */
+        private static final ThreadLocal<ExpandableBuffer> SCRATCH =
+                ThreadLocal.withInitial(() -> new ExpandableBuffer(256));
+
         public ByKeyHash {
             checkPartitions(partitions);
         }
@@ -60,18 +76,14 @@ public sealed interface Partitioner {
         }
 
         /**
-         * Encodes the event's key image as a frame would to hash it; for events already in frames
-         * use {@link #partitionOf(EventFrame)}.
+         * Hashes the row's key image as a frame would ({@link KeyHash#ofRow}); for events already
+         * in frames use {@link #partitionOf(EventFrame)}.
          */
         @Override
-        public int partitionOf(ChangeEvent event) {
-            FrameEncoder encoder = new FrameEncoder(256);
-            encoder.beginTransaction(event.sourceId(), event.scn(), 0, "");
-            int at =
-                    encoder.appendRowChange(
-                            event.operation(), event.schema(), event.before(), event.after());
-            ByteBuffer bytes = encoder.buffer().byteBuffer();
-            return partitionOf(new EventFrame().wrap(bytes, at));
+        public int partitionOf(TableSchema schema, Object[] before, Object[] after) {
+            return KeyHash.partition(
+                    KeyHash.ofRow(schema, after != null ? after : before, SCRATCH.get()),
+                    partitions);
         }
     }
 
@@ -101,8 +113,8 @@ public sealed interface Partitioner {
         }
 
         @Override
-        public int partitionOf(ChangeEvent event) {
-            Object value = columnValue(event, column);
+        public int partitionOf(TableSchema schema, Object[] before, Object[] after) {
+            Object value = columnValue(schema, before, after, column);
             if (value == null) {
                 return 0;
             }
@@ -147,8 +159,8 @@ public sealed interface Partitioner {
         }
 
         @Override
-        public int partitionOf(ChangeEvent event) {
-            Object value = columnValue(event, column);
+        public int partitionOf(TableSchema schema, Object[] before, Object[] after) {
+            Object value = columnValue(schema, before, after, column);
             Comparable<?> key = null;
             if (value instanceof String && bounds.get(0) instanceof String) {
                 key = (String) value;
@@ -186,9 +198,10 @@ public sealed interface Partitioner {
         }
     }
 
-    private static Object columnValue(ChangeEvent event, String column) {
-        int index = event.schema().indexOf(column);
-        Object[] row = event.after() != null ? event.after() : event.before();
+    private static Object columnValue(
+            TableSchema schema, Object[] before, Object[] after, String column) {
+        int index = schema.indexOf(column);
+        Object[] row = after != null ? after : before;
         return index < 0 || row == null ? null : row[index];
     }
 

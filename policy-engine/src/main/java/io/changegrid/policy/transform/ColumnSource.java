@@ -2,6 +2,7 @@ package io.changegrid.policy.transform;
 
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.frame.KeyHash;
+import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.ValueType;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,26 @@ public sealed interface ColumnSource {
     /** The value type of the added column. */
     ValueType type();
 
-    /** The value for one event. */
-    Object value(ChangeEvent event);
+    /**
+     * The value for one row change.
+     *
+     * @param source the schema of the source table (before any rename)
+     * @param sourceId the source's id
+     * @param scn the transaction's SCN
+     * @param commitTimeMicros the source commit time
+     */
+    Object value(TableSchema source, int sourceId, long scn, long commitTimeMicros);
+
+    /** The value for one event, which carries the source schema. */
+    default Object value(ChangeEvent event) {
+        return value(event.schema(), event.sourceId(), event.scn(), event.commitTimeMicros());
+    }
+
+    /**
+     * Whether the value depends on the table alone, so a transformer computes it once per schema
+     * instead of once per row.
+     */
+    boolean perTable();
 
     /** The same text on every row. */
     record Constant(String text) implements ColumnSource {
@@ -24,8 +43,13 @@ public sealed interface ColumnSource {
         }
 
         @Override
-        public Object value(ChangeEvent event) {
+        public Object value(TableSchema source, int sourceId, long scn, long commitTimeMicros) {
             return text;
+        }
+
+        @Override
+        public boolean perTable() {
+            return true;
         }
     }
 
@@ -57,22 +81,26 @@ public sealed interface ColumnSource {
         }
 
         @Override
-        public Object value(ChangeEvent event) {
+        public Object value(TableSchema source, int sourceId, long scn, long commitTimeMicros) {
             switch (this) {
                 case DATABASE:
-                    return event.schema().database();
+                    return source.database();
                 case DATABASE_HASH:
-                    return hashOf(event.schema().database());
+                    return hashOf(source.database());
                 case SCN:
-                    return event.scn();
+                    return scn;
                 case COMMIT_TIME:
-                    long micros = event.commitTimeMicros();
                     return Instant.ofEpochSecond(
-                            Math.floorDiv(micros, 1_000_000L),
-                            Math.floorMod(micros, 1_000_000L) * 1000L);
+                            Math.floorDiv(commitTimeMicros, 1_000_000L),
+                            Math.floorMod(commitTimeMicros, 1_000_000L) * 1000L);
                 default:
-                    return (long) event.sourceId();
+                    return (long) sourceId;
             }
+        }
+
+        @Override
+        public boolean perTable() {
+            return this == DATABASE || this == DATABASE_HASH;
         }
 
         /** The stable hash of a name, as {@link #DATABASE_HASH} computes it. */

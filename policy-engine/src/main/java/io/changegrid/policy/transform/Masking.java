@@ -15,19 +15,50 @@ public sealed interface Masking {
     /** The masked text of a non-null value. */
     String mask(Object value);
 
-    /** Lowercase hex SHA-256 of {@code salt} followed by the value's UTF-8 text. */
-    record Hash(String salt) implements Masking {
+    /**
+     * Lowercase hex SHA-256 of {@code salt} followed by the value's UTF-8 text. Each thread keeps a
+     * digest already fed with the salt and clones it per value: masking runs on the fetcher thread
+     * for every masked cell, where looking up a provider each time would dominate.
+     */
+    final class Hash implements Masking {
+        private final String salt;
+        private final ThreadLocal<MessageDigest> salted;
+
+        public Hash(String salt) {
+            this.salt = salt;
+            this.salted = ThreadLocal.withInitial(() -> saltedDigest(salt));
+        }
+
         @Override
         public String mask(Object value) {
             MessageDigest digest;
             try {
-                digest = MessageDigest.getInstance("SHA-256");
+                digest = (MessageDigest) salted.get().clone();
+            } catch (CloneNotSupportedException e) {
+                digest = saltedDigest(salt);
+            }
+            digest.update(ValueText.of(value).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest.digest());
+        }
+
+        private static MessageDigest saltedDigest(String salt) {
+            try {
+                MessageDigest digest = MessageDigest.getInstance("SHA-256");
+                digest.update(salt.getBytes(StandardCharsets.UTF_8));
+                return digest;
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every Java runtime has SHA-256", e);
             }
-            digest.update(salt.getBytes(StandardCharsets.UTF_8));
-            digest.update(ValueText.of(value).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest.digest());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Hash && ((Hash) o).salt.equals(salt);
+        }
+
+        @Override
+        public int hashCode() {
+            return salt.hashCode();
         }
 
         @Override

@@ -24,6 +24,8 @@ public final class RowTransformer {
     private final int[] sourceIndex; // per kept output column
     private final Masking[] masking; // per kept output column, or null
     private final ColumnSource[] added;
+    private final Object[] addedPerTable; // the value of a per-table added column, else null
+    private final boolean identity;
 
     private RowTransformer(
             TableSchema source,
@@ -36,16 +38,36 @@ public final class RowTransformer {
         this.sourceIndex = sourceIndex;
         this.masking = masking;
         this.added = added;
+        this.addedPerTable = new Object[added.length];
+        for (int i = 0; i < added.length; i++) {
+            addedPerTable[i] = added[i].perTable() ? added[i].value(source, 0, 0, 0) : null;
+        }
+        this.identity = output.equals(source);
     }
 
     /**
-     * Binds a spec to a schema.
+     * Binds a spec to a schema, strictly: every column the spec names must exist.
      *
      * @param problems receives one message per column the spec names that the schema lacks, and per
      *     output name used twice; the result is {@code null} when any were reported
      */
     public static RowTransformer bind(
             TransformSpec spec, TableSchema schema, Consumer<String> sink) {
+        return bind(spec, schema, sink, true);
+    }
+
+    /**
+     * Binds a spec to a schema.
+     *
+     * @param strict whether a column the spec names but the schema lacks is a problem; a relay
+     *     binds leniently after the source changed a table, since masking, dropping or renaming a
+     *     column that no longer exists is vacuous (what protects columns across such changes is
+     *     {@link io.changegrid.policy.capture.SchemaEvolutionCheck})
+     * @param problems receives one message per problem; the result is {@code null} when any were
+     *     reported
+     */
+    public static RowTransformer bind(
+            TransformSpec spec, TableSchema schema, Consumer<String> sink, boolean strict) {
         List<String> reported = new ArrayList<>();
         Consumer<String> problems =
                 problem -> {
@@ -53,7 +75,7 @@ public final class RowTransformer {
                     sink.accept(problem);
                 };
         for (Map.Entry<String, String> ref : spec.referencedColumns()) {
-            if (schema.indexOf(ref.getValue()) < 0) {
+            if (strict && schema.indexOf(ref.getValue()) < 0) {
                 problems.accept(
                         "unknown column: table="
                                 + schema.qualifiedName()
@@ -144,6 +166,11 @@ public final class RowTransformer {
         return output;
     }
 
+    /** Whether the output is the source unchanged, so rows need no copying. */
+    public boolean isIdentity() {
+        return identity;
+    }
+
     /** The event with the output schema and transformed images; other fields unchanged. */
     public ChangeEvent apply(ChangeEvent event) {
         return new ChangeEvent(
@@ -159,8 +186,16 @@ public final class RowTransformer {
                 event.ddl());
     }
 
-    /** One transformed row image, or {@code null} for a missing image. */
+    /** One transformed row image of an event, or {@code null} for a missing image. */
     public Object[] row(Object[] values, ChangeEvent event) {
+        return row(values, event.sourceId(), event.scn(), event.commitTimeMicros());
+    }
+
+    /**
+     * One transformed row image, or {@code null} for a missing image: a new array, so the source
+     * image is left as it was.
+     */
+    public Object[] row(Object[] values, int sourceId, long scn, long commitTimeMicros) {
         if (values == null) {
             return null;
         }
@@ -170,7 +205,11 @@ public final class RowTransformer {
             out[i] = value == null || masking[i] == null ? value : masking[i].mask(value);
         }
         for (int i = 0; i < added.length; i++) {
-            out[sourceIndex.length + i] = added[i].value(event);
+            Object constant = addedPerTable[i];
+            out[sourceIndex.length + i] =
+                    constant != null
+                            ? constant
+                            : added[i].value(source, sourceId, scn, commitTimeMicros);
         }
         return out;
     }

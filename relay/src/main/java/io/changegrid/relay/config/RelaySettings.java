@@ -98,6 +98,15 @@ public final class RelaySettings {
                     ValueKind.STRING_LIST,
                     List.of(),
                     "Tables this relay leaves out; excludes win over includes.");
+    public static final ConfigKey<Integer> CAPTURE_PARTITION =
+            ConfigKey.of(
+                            "capture.partition",
+                            ValueKind.INT,
+                            -1,
+                            "The partition of every policy's partitioner this relay publishes, when relays split a"
+                                    + " source (each relay one partition); -1 publishes all. Needs policies that all"
+                                    + " partition into the same number of partitions.")
+                    .validatedBy(v -> v >= -1 && v < 65_536, "-1..65535");
 
     public static final ConfigKey<Long> BUFFER_CAPACITY =
             ConfigKey.of(
@@ -174,6 +183,7 @@ public final class RelaySettings {
                             SOURCE_BACKOFF_MAX,
                             CAPTURE_INCLUDE,
                             CAPTURE_EXCLUDE,
+                            CAPTURE_PARTITION,
                             BUFFER_CAPACITY,
                             BUFFER_SEGMENT,
                             BUFFER_STORAGE,

@@ -45,6 +45,7 @@ final class StreamExchange implements AppendListener {
     private final StreamRequest params;
     private final EventBufferReader reader;
     private final StreamBody body;
+    private final Subscription subscription;
     private final ByteBufferPool pool;
     private boolean responded;
     private boolean parked;
@@ -64,6 +65,7 @@ final class StreamExchange implements AppendListener {
         this.params = params;
         this.reader = buffer.newReader();
         this.body = new StreamBody(registry);
+        this.subscription = new Subscription(params.plan());
         this.pool = request.getComponents().getByteBufferPool();
     }
 
@@ -167,13 +169,13 @@ final class StreamExchange implements AppendListener {
         finish();
         headers(200, lastScn);
         if (params.format() == StreamFormat.JSON) {
-            byte[] json = body.json(entries, length, params.subscription());
+            byte[] json = body.json(entries, length, subscription);
             pooled.release();
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON_TYPE);
             response.write(true, ByteBuffer.wrap(json), callback);
             return;
         }
-        int kept = body.filterInPlace(entries, length, params.subscription());
+        int kept = body.filterInPlace(entries, length, subscription);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, BINARY_TYPE);
         ByteBuffer view = entries.duplicate();
         view.limit(kept).position(0);

@@ -23,10 +23,15 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
 
     private final EventBuffer buffer;
     private final SchemaRegistry registry;
+    private final SubscriptionFilters filters;
 
+    /**
+     * @param registry the schemas the buffer's frames name
+     */
     public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
         this.buffer = buffer;
         this.registry = registry;
+        this.filters = new SubscriptionFilters(registry);
     }
 
     @Override
@@ -36,7 +41,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
         }
         StreamRequest params;
         try {
-            params = StreamRequest.parse(Request.extractQueryParameters(request));
+            params = StreamRequest.parse(Request.extractQueryParameters(request), filters);
         } catch (BadRequestException e) {
             JsonResponse.error(response, callback, 400, e.getMessage());
             return true;

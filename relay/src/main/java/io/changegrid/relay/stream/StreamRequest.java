@@ -1,6 +1,6 @@
 package io.changegrid.relay.stream;
 
-import io.changegrid.fetchers.TableFilter;
+import io.changegrid.policy.capture.CapturePlan;
 import java.util.List;
 import java.util.Locale;
 import org.eclipse.jetty.util.Fields;
@@ -15,33 +15,48 @@ import org.eclipse.jetty.util.Fields;
  *                      one whole transaction is always sent
  * timeoutMs  optional  how long to wait for new events when there are none (default 30000, 0..300000)
  * format     optional  binary (default) or json
+ * filter     optional  the subscription: {"policies": [...], "partition": p}, policies as in a
+ *                      relay's YAML that select and partition (docs/policies.md); the partition of
+ *                      every policy's partitioner wanted, or -1 (default) for all
  * tables     optional  comma-separated database.table patterns with *, e.g. shop.*,crm.users
  * p, n       optional  partition p of n by key hash (both or neither; 0 &lt;= p &lt; n &lt;= 65536)
  * </pre>
+ *
+ * {@code filter} replaces {@code tables}, {@code p} and {@code n}, which remain as its shorthand.
  *
  * @param from the checkpoint SCN
  * @param maxBytes the soft body limit
  * @param timeoutMs the long-poll wait
  * @param format binary or JSON
- * @param subscription the tables and partition
+ * @param plan what the subscriber wants: the frames are judged by it
  */
 public record StreamRequest(
-        long from, int maxBytes, long timeoutMs, StreamFormat format, Subscription subscription) {
+        long from, int maxBytes, long timeoutMs, StreamFormat format, CapturePlan plan) {
 
     static final int DEFAULT_MAX_BYTES = 1 << 20;
     static final int MAX_MAX_BYTES = 64 << 20;
     static final long DEFAULT_TIMEOUT_MS = 30_000;
     static final long MAX_TIMEOUT_MS = 300_000;
 
-    /** Parses and validates the query parameters. */
+    /** Parses and validates the query parameters without {@code filter}. */
     public static StreamRequest parse(Fields query) {
+        return parse(query, null);
+    }
+
+    /**
+     * Parses and validates the query parameters.
+     *
+     * @param filters checks {@code filter} against the tables served; null refuses {@code filter}
+     */
+    static StreamRequest parse(Fields query, SubscriptionFilters filters) {
         for (Fields.Field field : query) {
-            if (!List.of("from", "maxBytes", "timeoutMs", "format", "tables", "p", "n")
+            if (!List.of("from", "maxBytes", "timeoutMs", "format", "filter", "tables", "p", "n")
                     .contains(field.getName())) {
                 throw new BadRequestException(
                         field.getName(),
                         field.getValue(),
-                        "unknown parameter; known are from, maxBytes, timeoutMs, format, tables, p, n");
+                        "unknown parameter; known are from, maxBytes, timeoutMs, format, filter,"
+                                + " tables, p, n");
             }
             if (field.getValues().size() > 1) {
                 throw new BadRequestException(
@@ -59,25 +74,37 @@ public record StreamRequest(
         int maxBytes = (int) number(query, "maxBytes", 1024, MAX_MAX_BYTES, DEFAULT_MAX_BYTES);
         long timeoutMs = number(query, "timeoutMs", 0, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
         StreamFormat format = format(query.getValue("format"));
-        TableFilter tables = null;
         String tablesText = query.getValue("tables");
-        if (tablesText != null) {
-            try {
-                tables = TableFilter.of(List.of(tablesText.split(",")), List.of());
-            } catch (IllegalArgumentException e) {
-                throw new BadRequestException("tables", tablesText, e.getMessage());
-            }
-        }
         String p = query.getValue("p");
         String n = query.getValue("n");
+        String filter = query.getValue(SubscriptionFilters.FILTER);
+        if (filter != null) {
+            if (tablesText != null || p != null || n != null) {
+                throw new BadRequestException(
+                        SubscriptionFilters.FILTER,
+                        filter,
+                        "filter replaces tables, p and n: give one form");
+            }
+            if (filters == null) {
+                throw new BadRequestException(
+                        SubscriptionFilters.FILTER, filter, "not accepted here");
+            }
+            return new StreamRequest(from, maxBytes, timeoutMs, format, filters.filter(filter));
+        }
         if ((p == null) != (n == null)) {
             throw new BadRequestException(
                     p == null ? "p" : "n", "", "p and n go together: partition p of n");
         }
         int partitions = (int) number(query, "n", 1, 65_536, 1);
         int partition = (int) number(query, "p", 0, partitions - 1L, 0);
-        return new StreamRequest(
-                from, maxBytes, timeoutMs, format, new Subscription(tables, partition, partitions));
+        CapturePlan plan =
+                tablesText == null && partitions == 1
+                        ? CapturePlan.everything()
+                        : SubscriptionFilters.tables(
+                                tablesText == null ? null : List.of(tablesText.split(",")),
+                                partition,
+                                partitions);
+        return new StreamRequest(from, maxBytes, timeoutMs, format, plan);
     }
 
     private static StreamFormat format(String text) {

@@ -1,42 +1,52 @@
 package io.changegrid.relay.stream;
 
+import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.Operation;
+import io.changegrid.events.frame.ChangeEventDecoder;
 import io.changegrid.events.frame.EventFrame;
-import io.changegrid.events.frame.KeyHash;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
-import io.changegrid.fetchers.TableFilter;
+import io.changegrid.policy.capture.CapturePlan;
+import io.changegrid.policy.capture.PolicyViolationException;
+import io.changegrid.policy.capture.TableRoute;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Which events of the stream one consumer wants: some tables, and partition {@code p} of {@code n}
- * by key hash. Decided from frame headers alone (table id and partition hash), so filtering never
- * decodes a row image; control frames always pass.
+ * Which events of the stream one consumer wants: what its policies select, and its partition of
+ * their partitioners — the same {@link CapturePlan} a relay applies before its buffer, applied to
+ * the stored frames. Decided from frame headers (table id, partition hash) where the policy allows;
+ * a row predicate or a column partitioner decodes the row, and only for tables the policy selects.
+ * Control frames always pass; a schema change passes when its table is wanted.
  *
- * <p>Not thread-safe (it caches table decisions); one per request.
+ * <p>A stored schema version that lacks a column the predicate or partitioner names (a version
+ * older than the column) selects none of its rows, as SQL treats a comparison with an unknown
+ * value.
+ *
+ * <p>Not thread-safe (it caches per-schema decisions); one per request.
  */
 public final class Subscription {
 
-    private final TableFilter tables;
-    private final int partition;
-    private final int partitions;
-    private final Map<Long, Boolean> tableDecisions = new HashMap<>();
+    /** The decision for a schema version whose rows are not wanted. */
+    private static final TableRoute NONE = null;
+
+    private final CapturePlan plan;
+
+    /** Per table id and schema version; a null route wants nothing. */
+    private final Map<Long, TableRoute> routes = new HashMap<>();
+
+    private ChangeEventDecoder decoder;
 
     /**
-     * @param tables the tables wanted, or null for all
-     * @param partition the partition wanted, in {@code [0, partitions)}
-     * @param partitions the number of partitions; 1 for no partitioning
+     * @param plan what the consumer wants; {@link CapturePlan#everything()} for all
      */
-    public Subscription(TableFilter tables, int partition, int partitions) {
-        this.tables = tables;
-        this.partition = partition;
-        this.partitions = partitions;
+    public Subscription(CapturePlan plan) {
+        this.plan = plan;
     }
 
     /** Whether everything passes, so frames can be copied without looking at them. */
     public boolean isEverything() {
-        return tables == null && partitions == 1;
+        return plan.isEverything();
     }
 
     /** Whether the frame is for this subscriber. */
@@ -45,22 +55,38 @@ public final class Subscription {
         if (op == Operation.HEARTBEAT.code() || op == Operation.END_OF_TRANSACTION.code()) {
             return true;
         }
-        if (tables != null && !wantsTable(frame.tableId(), frame.schemaVersion(), registry)) {
+        TableRoute route = route(frame.tableId(), frame.schemaVersion(), registry);
+        if (route == NONE) {
             return false;
         }
-        return op == Operation.SCHEMA_CHANGE.code()
-                || partitions == 1
-                || KeyHash.partition(frame.partitionHash(), partitions) == partition;
+        if (op == Operation.SCHEMA_CHANGE.code()) {
+            return true;
+        }
+        if (!route.needsRowImages()) {
+            return route.inPartition(frame);
+        }
+        if (decoder == null) {
+            decoder = new ChangeEventDecoder(registry);
+        }
+        ChangeEvent event = decoder.decode(frame);
+        return route.selects(event.operation(), event.before(), event.after())
+                && route.inPartition(event.before(), event.after());
     }
 
-    private boolean wantsTable(int tableId, int version, SchemaRegistry registry) {
+    private TableRoute route(int tableId, int version, SchemaRegistry registry) {
         long key = ((long) tableId << 32) | version;
-        Boolean decision = tableDecisions.get(key);
-        if (decision == null) {
-            TableSchema schema = registry.schema(tableId, version);
-            decision = tables.matches(schema.database(), schema.table());
-            tableDecisions.put(key, decision);
+        TableRoute known = routes.get(key);
+        if (known != null || routes.containsKey(key)) {
+            return known;
         }
-        return decision;
+        TableSchema schema = registry.schema(tableId, version);
+        TableRoute route;
+        try {
+            route = plan.route(schema);
+        } catch (PolicyViolationException e) {
+            route = NONE; // this version lacks a column the policy reads
+        }
+        routes.put(key, route);
+        return route;
     }
 }
