@@ -35,6 +35,10 @@ public final class Subscription {
     /** Per table id and schema version; a null route wants nothing. */
     private final Map<Long, TableRoute> routes = new HashMap<>();
 
+    // Frames of one table come in runs: remembering the last decision spares boxing the map key.
+    private long lastKey = -1;
+    private TableRoute lastRoute;
+
     private ChangeEventDecoder decoder;
 
     /**
@@ -75,18 +79,24 @@ public final class Subscription {
 
     private TableRoute route(int tableId, int version, SchemaRegistry registry) {
         long key = ((long) tableId << 32) | version;
-        TableRoute known = routes.get(key);
-        if (known != null || routes.containsKey(key)) {
-            return known;
+        if (key == lastKey) {
+            return lastRoute;
         }
-        TableSchema schema = registry.schema(tableId, version);
-        TableRoute route;
-        try {
-            route = plan.route(schema);
-        } catch (PolicyViolationException e) {
-            route = NONE; // this version lacks a column the policy reads
+        TableRoute route = routes.get(key);
+        if (route == null && !routes.containsKey(key)) {
+            route = bind(registry.schema(tableId, version));
+            routes.put(key, route);
         }
-        routes.put(key, route);
+        lastKey = key;
+        lastRoute = route;
         return route;
+    }
+
+    private TableRoute bind(TableSchema schema) {
+        try {
+            return plan.route(schema);
+        } catch (PolicyViolationException e) {
+            return NONE; // this version lacks a column the policy reads
+        }
     }
 }
