@@ -119,6 +119,47 @@ class PolicySplitIT {
         assertThat(received).noneMatch(change -> change.contains(":100000:"));
     }
 
+    @Test
+    void shouldStopTheConsumerWhenItsRelayRestartsWithOtherTransforms() throws Exception {
+        String db = "reconfigured";
+        createTables(db);
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String masking =
+                """
+                policies:
+                  - include: [%s.*]
+                    transform: {mask: {note: {fixed: '*'}}}
+                """
+                        .formatted(db);
+        Relay relay = startRelay(masking, -1, 9_530, port);
+        startConsumer("reconfigured", relay, Subscription.all());
+        List<String> first = load(db, 10, new Random(3));
+        awaitReceived(first.size());
+
+        relay.close();
+        running.remove(relay);
+        String dropping =
+                """
+                policies:
+                  - include: [%s.*]
+                    transform: {drop: [note]}
+                """
+                        .formatted(db);
+        startRelay(dropping, -1, 9_530, port);
+        MARIADB.server().execute("INSERT INTO " + db + ".t0 VALUES (1000, 1, 'after')");
+
+        Consumer consumer = consumers.get(0);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> consumer.state() == ConsumerState.FAILED);
+        assertThat(consumer.failure().orElseThrow().getMessage())
+                .contains("relay serves other schemas than before")
+                .contains("restart the consumer");
+    }
+
     private static void createTables(String db) throws Exception {
         List<String> statements = new ArrayList<>(List.of("CREATE DATABASE " + db));
         for (int t = 0; t < TABLES; t++) {
@@ -187,6 +228,11 @@ class PolicySplitIT {
     }
 
     private Relay startRelay(String policiesYaml, int partition, long serverId) throws Exception {
+        return startRelay(policiesYaml, partition, serverId, 0);
+    }
+
+    private Relay startRelay(String policiesYaml, int partition, long serverId, int port)
+            throws Exception {
         Map<String, Object> tree = new LinkedHashMap<>(YamlConfigFile.parse(policiesYaml, "test"));
         Relay relay =
                 Relay.start(
@@ -207,7 +253,7 @@ class PolicySplitIT {
                                         Map.entry(
                                                 "state.directory",
                                                 work.resolve("relay-" + serverId).toString()),
-                                        Map.entry("http.port", "0"))));
+                                        Map.entry("http.port", Integer.toString(port)))));
         running.add(relay);
         Awaitility.await()
                 .atMost(Duration.ofSeconds(20))

@@ -106,7 +106,10 @@ public final class Relay implements AutoCloseable {
                         this::status,
                         this::health,
                         metrics,
-                        new StreamHandler(buffer, fetcher.publishedSchemas()),
+                        new StreamHandler(
+                                buffer,
+                                fetcher.publishedSchemas(),
+                                configuration.plan().schemaFingerprint()),
                         fetcher.publishedSchemas());
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
     }

@@ -53,6 +53,7 @@ import org.slf4j.LoggerFactory;
 public final class Puller implements Runnable {
 
     static final String LAST_SCN = "X-Changegrid-Last-Scn";
+    static final String SCHEMAS = "X-Changegrid-Schemas";
     private static final Logger LOG = LoggerFactory.getLogger(Puller.class);
     private static final JsonFactory JSON = new JsonFactory();
     private static final int MAX_ERROR_BODY = 512;
@@ -69,6 +70,13 @@ public final class Puller implements Runnable {
     private final long requestTimeoutMillis;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private long position;
+
+    /**
+     * Per relay, the schema fingerprint of its first response: a relay restarted with policies that
+     * transform otherwise serves other columns under table ids and versions this consumer has
+     * cached, so a change stops the consumer rather than decode with stale schemas.
+     */
+    private final String[] schemaFingerprints;
 
     private volatile Request inFlight;
     private volatile boolean stopping;
@@ -93,6 +101,7 @@ public final class Puller implements Runnable {
             HttpClient http,
             long startScn) {
         this.relays = config.relays();
+        this.schemaFingerprints = new String[relays.size()];
         this.buffer = buffer;
         this.schemas = schemas;
         this.http = http;
@@ -286,6 +295,22 @@ public final class Puller implements Runnable {
             relayFailed(relay, "response lacks a valid header: name=" + LAST_SCN);
             return;
         }
+        String fingerprint = response.getHeaders().get(SCHEMAS);
+        String known = schemaFingerprints[relayIndex];
+        if (known != null && fingerprint != null && !known.equals(fingerprint)) {
+            failover.onFatal(
+                    new ConsumerException(
+                            "relay serves other schemas than before (restarted with other"
+                                    + " policies?): relay="
+                                    + relay
+                                    + ", was="
+                                    + known
+                                    + ", now="
+                                    + fingerprint
+                                    + "; restart the consumer to fetch them afresh"));
+            return;
+        }
+        schemaFingerprints[relayIndex] = fingerprint;
         int length =
                 bodies.read(
                         body, response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH), claim);

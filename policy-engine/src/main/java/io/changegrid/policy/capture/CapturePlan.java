@@ -1,11 +1,14 @@
 package io.changegrid.policy.capture;
 
 import io.changegrid.config.ConfigException;
+import io.changegrid.events.frame.KeyHash;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.policy.BoundPolicy;
 import io.changegrid.policy.Policies;
 import io.changegrid.policy.Policy;
 import io.changegrid.policy.partition.Partitioner;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -95,6 +98,27 @@ public final class CapturePlan {
     /** Whether this plan publishes every table unchanged. */
     public boolean isEverything() {
         return policies == null;
+    }
+
+    /**
+     * A short text that changes when the policies could change the schemas published (their
+     * selection or transforms), and is the same for the same policies in every process: {@code
+     * none} without policies. Consumers cache a relay's schemas by table id and version, which a
+     * relay restarted with other transforms reuses for other columns; this tells them.
+     */
+    public String schemaFingerprint() {
+        if (policies == null) {
+            return "none";
+        }
+        StringBuilder text = new StringBuilder();
+        for (Policy policy : policies.policies()) {
+            text.append(policy.include())
+                    .append(policy.exclude())
+                    .append(policy.transform())
+                    .append('\n');
+        }
+        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        return Integer.toHexString(KeyHash.murmur3(ByteBuffer.wrap(bytes), 0, bytes.length));
     }
 
     /** The partition published, or {@link #ALL_PARTITIONS}. */

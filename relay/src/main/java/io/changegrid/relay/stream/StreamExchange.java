@@ -35,6 +35,7 @@ final class StreamExchange implements AppendListener {
     static final String LAST_SCN = "X-Changegrid-Last-Scn";
     static final String OLDEST_SCN = "X-Changegrid-Oldest-Scn";
     static final String NEWEST_SCN = "X-Changegrid-Newest-Scn";
+    static final String SCHEMAS = "X-Changegrid-Schemas";
     static final String BINARY_TYPE = "application/x-changegrid-frames";
     static final String JSON_TYPE = "application/x-ndjson";
 

@@ -24,14 +24,23 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
     private final EventBuffer buffer;
     private final SchemaRegistry registry;
     private final SubscriptionFilters filters;
+    private final String schemaFingerprint;
+
+    /** A handler of a relay without policies. */
+    public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
+        this(buffer, registry, "none");
+    }
 
     /**
      * @param registry the schemas the buffer's frames name
+     * @param schemaFingerprint the relay's policies' {@link
+     *     io.changegrid.policy.capture.CapturePlan#schemaFingerprint()}, sent with every response
      */
-    public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
+    public StreamHandler(EventBuffer buffer, SchemaRegistry registry, String schemaFingerprint) {
         this.buffer = buffer;
         this.registry = registry;
         this.filters = new SubscriptionFilters(registry);
+        this.schemaFingerprint = schemaFingerprint;
     }
 
     @Override
@@ -46,6 +55,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             JsonResponse.error(response, callback, 400, e.getMessage());
             return true;
         }
+        response.getHeaders().put(StreamExchange.SCHEMAS, schemaFingerprint);
         new StreamExchange(request, response, callback, buffer, registry, params).start();
         return true;
     }
