@@ -1,0 +1,94 @@
+package io.changegrid.appliers.batch;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Commits every lane to one checkpoint and says whether all of them made it: the consumer's
+ * checkpoint may only move when they did. Lanes commit in parallel, each its own target
+ * transaction; a lane that committed stays committed when another fails (its checkpoint row says
+ * so, and a redelivery skips its part), so a failure never re-applies a committed lane's work.
+ *
+ * <p>Threading: {@link #commitAll} from the dispatcher thread, which waits for every lane.
+ */
+public final class Committer implements AutoCloseable {
+
+    private final ExecutorService pool;
+
+    /**
+     * @param lanes how many lanes there will be; one lane commits on the calling thread
+     */
+    public Committer(int lanes) {
+        this.pool =
+                lanes > 1
+                        ? Executors.newFixedThreadPool(
+                                lanes,
+                                runnable -> {
+                                    Thread thread = new Thread(runnable, "applier-lane");
+                                    thread.setDaemon(true);
+                                    return thread;
+                                })
+                        : null;
+    }
+
+    /**
+     * Commits each lane at {@code scn}.
+     *
+     * @throws SQLException the first lane's error (others are suppressed onto it)
+     * @throws RuntimeException a lane's runtime error, e.g. a fencing or a value without a target
+     *     form
+     */
+    public void commitAll(List<Lane> lanes, long scn, long epoch)
+            throws SQLException, InterruptedException {
+        if (pool == null) {
+            for (Lane lane : lanes) {
+                lane.commit(scn, epoch);
+            }
+            return;
+        }
+        List<Future<Void>> results = new ArrayList<>();
+        for (Lane lane : lanes) {
+            results.add(
+                    pool.submit(
+                            () -> {
+                                lane.commit(scn, epoch);
+                                return null;
+                            }));
+        }
+        Exception first = null;
+        for (Future<Void> result : results) {
+            try {
+                result.get();
+            } catch (ExecutionException e) {
+                Exception cause =
+                        e.getCause() instanceof Exception ex ? ex : new RuntimeException(e);
+                if (first == null) {
+                    first = cause;
+                } else {
+                    first.addSuppressed(cause);
+                }
+            }
+        }
+        if (first instanceof SQLException sql) {
+            throw sql;
+        }
+        if (first instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (first != null) {
+            throw new IllegalStateException("lane commit failed: " + first, first);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+    }
+}

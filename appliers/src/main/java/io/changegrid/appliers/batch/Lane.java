@@ -1,0 +1,338 @@
+package io.changegrid.appliers.batch;
+
+import io.changegrid.appliers.checkpoint.CheckpointTable;
+import io.changegrid.appliers.conflict.VersionReader;
+import io.changegrid.appliers.schema.TargetTable;
+import io.changegrid.policy.conflict.ConflictResolver;
+import io.changegrid.policy.conflict.Resolution;
+import io.changegrid.policy.conflict.RowVersion;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One micro-batch lane: a target connection, the row changes routed to it since its last commit,
+ * and its checkpoint row.
+ *
+ * <p><b>Pending rows are coalesced per key</b>: a row's later change replaces its earlier one in
+ * the same commit, so each key is written once per commit (its last image, or a delete). With every
+ * key once, the statements of a commit need no order among themselves: per table the deletes run
+ * first, then the upserts, each as one JDBC batch. Nothing is read from the target.
+ *
+ * <p>{@link #commit} writes the pending rows and the lane's checkpoint in one target transaction.
+ *
+ * <p>Threading: changes are added on the dispatcher thread; {@link #commit} runs on a committer
+ * thread while the dispatcher waits for it; never both at once.
+ */
+public final class Lane implements AutoCloseable {
+
+    /** What a key's pending change writes. */
+    private enum Kind {
+        DELETE,
+        /** A row the source inserted: written by a plain INSERT where the dialect allows. */
+        INSERT,
+        UPSERT
+    }
+
+    /** A key's pending change and the version of the source change it comes from. */
+    private record Change(Kind kind, Object[] row, RowVersion version) {}
+
+    private final int id;
+    private final Connection connection;
+    private final CheckpointTable checkpoints;
+    private final PreparedStatement advance;
+    private final boolean optimisticInserts;
+    private final ConflictResolver resolver;
+    private final VersionReader versions;
+    private final Map<TargetTable, Map<RowKey, Change>> pending = new LinkedHashMap<>();
+    private final Map<TargetTable, PreparedStatement> upserts = new HashMap<>();
+    private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
+    private final Map<TargetTable, PreparedStatement> deletes = new HashMap<>();
+    private int pendingRows;
+    private long checkpointScn;
+    private long rowsWritten;
+    private long insertFallbacks;
+    private long conflictsSkipped;
+    private boolean broken;
+
+    /**
+     * @param connection a connection of its own, autocommit off
+     * @param checkpointScn the lane's checkpoint as the target holds it
+     * @param optimisticInserts whether rows the source inserted are written with a plain INSERT
+     *     first (cheaper than an upsert on MariaDB/MySQL), the whole commit being redone with
+     *     upserts if one of them meets an existing key
+     * @param resolver decides each change against the row's current version before a commit, or
+     *     {@code null} for blind writes
+     * @param versions reads current versions; used only with a resolver
+     */
+    public Lane(
+            int id,
+            Connection connection,
+            CheckpointTable checkpoints,
+            long checkpointScn,
+            boolean optimisticInserts,
+            ConflictResolver resolver,
+            VersionReader versions)
+            throws SQLException {
+        this.id = id;
+        // With a resolver every write is decided first, so a plain insert would never conflict
+        // by surprise: but it also never needs to, so upserts keep the path single.
+        this.optimisticInserts = optimisticInserts && resolver == null;
+        this.resolver = resolver;
+        this.versions = versions;
+        this.connection = connection;
+        this.checkpoints = checkpoints;
+        this.checkpointScn = checkpointScn;
+        connection.setAutoCommit(false);
+        this.advance = connection.prepareStatement(checkpoints.advanceSql());
+    }
+
+    public int id() {
+        return id;
+    }
+
+    /** Every change routed here from transactions at or below this SCN is in the target. */
+    public long checkpointScn() {
+        return checkpointScn;
+    }
+
+    /**
+     * Records a checkpoint written for this lane elsewhere (a schema change's transaction); never
+     * moves it backwards.
+     */
+    public void checkpointed(long scn) {
+        checkpointScn = Math.max(checkpointScn, scn);
+    }
+
+    /** Changes waiting for the next commit (after coalescing). */
+    public int pendingRows() {
+        return pendingRows;
+    }
+
+    /** Rows written (upserts and deletes sent) since the lane was made. */
+    public long rowsWritten() {
+        return rowsWritten;
+    }
+
+    /** Whether a change of this row waits here for a commit. */
+    public boolean holds(TargetTable table, RowKey key) {
+        Map<RowKey, Change> rows = pending.get(table);
+        return rows != null && rows.containsKey(key);
+    }
+
+    /** Whether an error left the connection unusable; the applier then makes a new lane. */
+    public boolean isBroken() {
+        return broken;
+    }
+
+    /** Adds a blind upsert of {@code row}; replaces a pending change of the same key. */
+    public void upsert(TargetTable table, RowKey key, Object[] row, RowVersion version) {
+        put(table, key, new Change(Kind.UPSERT, row, version));
+    }
+
+    /**
+     * Adds a row the source inserted: an upsert that may be tried as a plain insert first; replaces
+     * a pending change of the same key.
+     */
+    public void insert(TargetTable table, RowKey key, Object[] row, RowVersion version) {
+        put(table, key, new Change(Kind.INSERT, row, version));
+    }
+
+    /** Commits that were redone with upserts because a plain insert met an existing key. */
+    public long insertFallbacks() {
+        return insertFallbacks;
+    }
+
+    /** Adds a delete by key; replaces a pending change of the same key. */
+    public void delete(TargetTable table, RowKey key, RowVersion version) {
+        put(table, key, new Change(Kind.DELETE, null, version));
+    }
+
+    /** Changes the conflict resolver kept out (skipped or rejected) since the lane was made. */
+    public long conflictsSkipped() {
+        return conflictsSkipped;
+    }
+
+    private void put(TargetTable table, RowKey key, Change change) {
+        if (pending.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key, change) == null) {
+            pendingRows++;
+        }
+    }
+
+    /**
+     * Writes the pending rows, moves the lane's checkpoint to {@code scn} (never backwards) and
+     * commits, all in one target transaction.
+     *
+     * @throws io.changegrid.appliers.checkpoint.FencedException if a newer owner holds the lane
+     * @throws SQLException from the target; the transaction is then rolled back by {@link
+     *     #rollback}
+     */
+    public void commit(long scn, long epoch) throws SQLException {
+        long target = Math.max(scn, checkpointScn);
+        long written;
+        try {
+            if (resolver != null) {
+                resolve();
+            }
+            try {
+                written = writeAll(optimisticInserts);
+            } catch (SQLException e) {
+                if (!optimisticInserts || !isDuplicateKey(e)) {
+                    throw e;
+                }
+                // A row the source inserted exists here (changed elsewhere, or its delete was
+                // coalesced away): undo everything and write this commit with upserts only.
+                connection.rollback();
+                insertFallbacks++;
+                written = writeAll(false);
+            }
+            checkpoints.advance(advance, id, target, epoch);
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            broken = broken || isConnectionError(e);
+            throw e;
+        }
+        checkpointScn = target;
+        rowsWritten += written;
+        pending.clear();
+        pendingRows = 0;
+    }
+
+    /**
+     * Drops the pending changes the resolver does not apply: one version query per table, inside
+     * the commit's transaction.
+     */
+    private void resolve() throws SQLException {
+        for (Map.Entry<TargetTable, Map<RowKey, Change>> entry : pending.entrySet()) {
+            TargetTable table = entry.getKey();
+            Map<RowKey, Change> rows = entry.getValue();
+            Map<RowKey, RowVersion> current =
+                    versions.read(connection, table, new ArrayList<>(rows.keySet()));
+            Iterator<Map.Entry<RowKey, Change>> it = rows.entrySet().iterator();
+            while (it.hasNext()) {
+                Map.Entry<RowKey, Change> row = it.next();
+                Resolution resolution =
+                        resolver.resolve(row.getValue().version(), current.get(row.getKey()));
+                if (resolution.outcome() != Resolution.Outcome.APPLY) {
+                    it.remove();
+                    pendingRows--;
+                    conflictsSkipped++;
+                }
+            }
+        }
+    }
+
+    private long writeAll(boolean plainInserts) throws SQLException {
+        long written = 0;
+        for (Map.Entry<TargetTable, Map<RowKey, Change>> entry : pending.entrySet()) {
+            written += write(entry.getKey(), entry.getValue(), plainInserts);
+        }
+        return written;
+    }
+
+    private int write(TargetTable table, Map<RowKey, Change> rows, boolean plainInserts)
+            throws SQLException {
+        PreparedStatement delete = null;
+        PreparedStatement upsert = null;
+        PreparedStatement insert = null;
+        int deleted = 0;
+        int upserted = 0;
+        int inserted = 0;
+        for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
+            if (row.getValue().kind() == Kind.DELETE) {
+                if (delete == null) {
+                    delete = statement(deletes, table, table.deleteSql());
+                }
+                table.bindKey(delete, row.getKey().values());
+                delete.addBatch();
+                deleted++;
+            }
+        }
+        if (deleted > 0) {
+            delete.executeBatch();
+        }
+        for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
+            Change change = row.getValue();
+            if (change.kind() == Kind.INSERT && plainInserts) {
+                if (insert == null) {
+                    insert = statement(inserts, table, table.insertSql());
+                }
+                table.bindRow(insert, change.row(), change.version());
+                insert.addBatch();
+                inserted++;
+            } else if (change.kind() != Kind.DELETE) {
+                if (upsert == null) {
+                    upsert = statement(upserts, table, table.upsertSql());
+                }
+                table.bindRow(upsert, change.row(), change.version());
+                upsert.addBatch();
+                upserted++;
+            }
+        }
+        if (inserted > 0) {
+            insert.executeBatch();
+        }
+        if (upserted > 0) {
+            upsert.executeBatch();
+        }
+        return deleted + upserted + inserted;
+    }
+
+    private PreparedStatement statement(
+            Map<TargetTable, PreparedStatement> cache, TargetTable table, String sql)
+            throws SQLException {
+        PreparedStatement statement = cache.get(table);
+        if (statement == null) {
+            statement = connection.prepareStatement(sql);
+            cache.put(table, statement);
+        }
+        return statement;
+    }
+
+    /** Drops the pending rows and rolls back the open transaction; never throws. */
+    public void rollback() {
+        pending.clear();
+        pendingRows = 0;
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            broken = true; // a connection that cannot roll back is replaced
+        }
+    }
+
+    private static boolean isDuplicateKey(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql
+                    && ("23505".equals(sql.getSQLState()) || sql.getErrorCode() == 1062)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isConnectionError(Exception e) {
+        return e instanceof SQLException sql
+                && sql.getSQLState() != null
+                && sql.getSQLState().startsWith("08");
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // Closing a broken connection fails; there is nothing left to release.
+            broken = true;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "lane " + id + " at scn " + checkpointScn;
+    }
+}

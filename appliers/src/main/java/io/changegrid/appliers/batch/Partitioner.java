@@ -1,0 +1,106 @@
+package io.changegrid.appliers.batch;
+
+import io.changegrid.appliers.schema.TargetTable;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Chooses the lane of a row change. Every choice is a pure function of the change (its key, a
+ * column value, its SCN and index), so a change delivered again after a crash goes to the same
+ * lane, whose checkpoint then says whether it was applied.
+ *
+ * <p>Whatever the partitioner, the applier keeps per-key order: before a change goes to a lane
+ * while another lane still holds an uncommitted change of the same row, it commits every lane (a
+ * barrier). {@link ByKey} never needs one; the others trade barriers for spread.
+ */
+public sealed interface Partitioner {
+
+    /**
+     * @param table the row's table
+     * @param key the row's key values
+     * @param row the row image the change routes by (after image; before image for deletes)
+     * @param scn the transaction's SCN
+     * @param index the event's index in the transaction
+     * @param lanes the number of lanes, at least 1
+     * @return the lane, 0 .. lanes - 1
+     */
+    int lane(TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes);
+
+    /**
+     * A partitioner from its configuration text: {@code key}, {@code transaction}, {@code event} or
+     * {@code column:<name>}.
+     *
+     * @throws IllegalArgumentException naming the text if it is none of these
+     */
+    static Partitioner parse(String text) {
+        String trimmed = text.trim();
+        String lower = trimmed.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("column:") && trimmed.length() > "column:".length()) {
+            return new ByColumn(trimmed.substring("column:".length()).trim());
+        }
+        return switch (lower) {
+            case "key" -> new ByKey();
+            case "transaction" -> new ByTransaction();
+            case "event" -> new ByEvent();
+            default ->
+                    throw new IllegalArgumentException(
+                            "unknown partitioner, expected key, transaction, event or column:<name>:"
+                                    + " value="
+                                    + text);
+        };
+    }
+
+    /** By primary key hash: each row always in the same lane. */
+    record ByKey() implements Partitioner {
+        @Override
+        public int lane(
+                TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes) {
+            return spread(key.hashCode() * 31 + table.schema().tableId(), lanes);
+        }
+    }
+
+    /**
+     * By one column's value (a customer id, say), for tables that have it; by key for the others. A
+     * row whose column value changes moves lanes behind a barrier.
+     */
+    record ByColumn(String column) implements Partitioner {
+        @Override
+        public int lane(
+                TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes) {
+            int at = table.schema().indexOf(column);
+            if (at < 0) {
+                return new ByKey().lane(table, key, row, scn, index, lanes);
+            }
+            return spread(Arrays.deepHashCode(new Object[] {row[at]}), lanes);
+        }
+    }
+
+    /** Whole transactions round-robin by SCN. */
+    record ByTransaction() implements Partitioner {
+        @Override
+        public int lane(
+                TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes) {
+            return spread(Long.hashCode(scn), lanes);
+        }
+    }
+
+    /** Events round-robin by (SCN, index). */
+    record ByEvent() implements Partitioner {
+        @Override
+        public int lane(
+                TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes) {
+            return spread(Long.hashCode(scn) * 31 + index, lanes);
+        }
+    }
+
+    /** A well-mixed hash (MurmurHash3's finalizer) reduced to a lane. */
+    private static int spread(int hash, int lanes) {
+        int h = hash;
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        h *= 0xc2b2ae35;
+        h ^= h >>> 16;
+        return Math.floorMod(h, lanes);
+    }
+}

@@ -1,0 +1,170 @@
+package io.changegrid.appliers.config;
+
+import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.schema.SchemaChangeMode;
+import io.changegrid.config.Config;
+import io.changegrid.config.ConfigException;
+import io.changegrid.config.ConfigKey;
+import io.changegrid.config.ConfigSchema;
+import io.changegrid.config.ValueKind;
+import io.changegrid.consumer.config.ConsumerSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The settings of {@link io.changegrid.appliers.ApplierMain}: every consumer setting ({@link
+ * ConsumerSettings}) plus the target's ({@code target.*}) and the apply path's ({@code apply.*}).
+ */
+public final class ApplierSettings {
+
+    public static final ConfigKey<String> TARGET_URL =
+            ConfigKey.required(
+                            "target.url",
+                            ValueKind.STRING,
+                            "JDBC URL of the target: jdbc:postgresql://host:5432/db or"
+                                    + " jdbc:mariadb://host:3306/")
+                    .validatedBy(v -> v.startsWith("jdbc:"), "a jdbc: URL");
+    public static final ConfigKey<String> TARGET_USER =
+            ConfigKey.of("target.user", ValueKind.STRING, "", "Target user (empty: from the URL).");
+    public static final ConfigKey<String> TARGET_PASSWORD =
+            ConfigKey.of("target.password", ValueKind.STRING, "", "Target password.").asSecret();
+    public static final ConfigKey<String> TARGET_SCHEMA =
+            ConfigKey.of(
+                    "target.schema",
+                    ValueKind.STRING,
+                    "",
+                    "Schema (PostgreSQL) or database (MariaDB) every table is written to (empty: the"
+                            + " source table's database name).");
+    public static final ConfigKey<Boolean> TARGET_CREATE_TABLES =
+            ConfigKey.of(
+                    "target.createTables",
+                    ValueKind.BOOLEAN,
+                    true,
+                    "Create missing target tables (and schemas) from the source schema.");
+    public static final ConfigKey<String> TARGET_CHECKPOINT_TABLE =
+            ConfigKey.of(
+                            "target.checkpointTable",
+                            ValueKind.STRING,
+                            "changegrid_checkpoint",
+                            "The checkpoint table, written in the same transaction as the rows.")
+                    .validatedBy(v -> !v.isBlank(), "not empty");
+    public static final ConfigKey<String> TARGET_CHECKPOINT_SCHEMA =
+            ConfigKey.of(
+                    "target.checkpointSchema",
+                    ValueKind.STRING,
+                    "",
+                    "Schema/database of the checkpoint table (empty: public on PostgreSQL, changegrid"
+                            + " on MariaDB).");
+
+    public static final ConfigKey<String> APPLY_GROUP =
+            ConfigKey.of(
+                            "apply.consumerGroup",
+                            ValueKind.STRING,
+                            "changegrid",
+                            "The consumer group the checkpoint rows belong to.")
+                    .validatedBy(v -> !v.isBlank() && v.length() <= 200, "1..200 characters");
+    public static final ConfigKey<Integer> APPLY_LANES =
+            ConfigKey.of(
+                            "apply.lanes",
+                            ValueKind.INT,
+                            1,
+                            "Micro-batch lanes: connections applying in parallel, each committing its own"
+                                    + " transaction and checkpoint row.")
+                    .validatedBy(v -> v >= 1 && v <= 64, "1..64");
+    public static final ConfigKey<String> APPLY_PARTITIONER =
+            ConfigKey.of(
+                            "apply.partitioner",
+                            ValueKind.STRING,
+                            "key",
+                            "How rows are split over lanes: key, transaction, event or column:<name>.")
+                    .validatedBy(
+                            ApplierSettings::isPartitioner,
+                            "key, transaction, event or column:<name>");
+    public static final ConfigKey<Integer> APPLY_MAX_ROWS =
+            ConfigKey.of(
+                            "apply.maxRows",
+                            ValueKind.INT,
+                            50_000,
+                            "Pending rows after which the lanes commit at the next transaction end, inside a"
+                                    + " consumer batch.")
+                    .validatedBy(v -> v >= 1, "at least 1");
+    public static final ConfigKey<String> APPLY_SCHEMA_CHANGES =
+            ConfigKey.of(
+                            "apply.schemaChanges",
+                            ValueKind.STRING,
+                            "apply",
+                            "apply: ALTER target tables to follow source schema changes; refuse: stop with"
+                                    + " an error naming table and columns.")
+                    .validatedBy(
+                            v -> v.equalsIgnoreCase("apply") || v.equalsIgnoreCase("refuse"),
+                            "apply or refuse");
+
+    private static final List<ConfigKey<?>> OWN =
+            List.of(
+                    TARGET_URL,
+                    TARGET_USER,
+                    TARGET_PASSWORD,
+                    TARGET_SCHEMA,
+                    TARGET_CREATE_TABLES,
+                    TARGET_CHECKPOINT_TABLE,
+                    TARGET_CHECKPOINT_SCHEMA,
+                    APPLY_GROUP,
+                    APPLY_LANES,
+                    APPLY_PARTITIONER,
+                    APPLY_MAX_ROWS,
+                    APPLY_SCHEMA_CHANGES);
+
+    /** Consumer settings first, then the applier's. */
+    public static final ConfigSchema SCHEMA = schema();
+
+    private ApplierSettings() {}
+
+    private static ConfigSchema schema() {
+        List<ConfigKey<?>> keys = new ArrayList<>(ConsumerSettings.SCHEMA.keys());
+        keys.addAll(OWN);
+        return new ConfigSchema(keys);
+    }
+
+    private static boolean isPartitioner(String text) {
+        try {
+            Partitioner.parse(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The applier's options from a loaded configuration; the partition is the consumer's
+     * subscription partition.
+     *
+     * @throws ConfigException naming the key of an invalid combination
+     */
+    public static ApplierOptions options(Config config) {
+        try {
+            String user = config.get(TARGET_USER);
+            String password = config.get(TARGET_PASSWORD);
+            return ApplierOptions.builder(config.get(TARGET_URL))
+                    .credentials(user.isEmpty() ? null : user, password.isEmpty() ? null : password)
+                    .consumerGroup(config.get(APPLY_GROUP))
+                    .partition(config.get(ConsumerSettings.SUBSCRIPTION_PARTITION))
+                    .lanes(
+                            config.get(APPLY_LANES),
+                            Partitioner.parse(config.get(APPLY_PARTITIONER)))
+                    .maxRows(config.get(APPLY_MAX_ROWS))
+                    .targetNamespace(config.get(TARGET_SCHEMA))
+                    .createTables(config.get(TARGET_CREATE_TABLES))
+                    .schemaChanges(
+                            SchemaChangeMode.valueOf(
+                                    config.get(APPLY_SCHEMA_CHANGES).toUpperCase(Locale.ROOT)))
+                    .checkpointTable(
+                            config.get(TARGET_CHECKPOINT_SCHEMA),
+                            config.get(TARGET_CHECKPOINT_TABLE))
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(List.of(e.getMessage()));
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.changegrid.appliers.dialect;
+
+import io.changegrid.appliers.typemap.TargetColumn;
+import io.changegrid.appliers.typemap.TypeMapper;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.StringJoiner;
+
+/**
+ * The SQL forms of one kind of target database. Stateless and thread-safe.
+ *
+ * <p>Writes are blind: an upsert by primary key ({@code INSERT ... ON CONFLICT DO UPDATE} or {@code
+ * INSERT ... ON DUPLICATE KEY UPDATE}) and a delete by primary key, so applying a change never
+ * reads the target row first.
+ */
+public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
+
+    /**
+     * The dialect of a JDBC URL.
+     *
+     * @throws IllegalArgumentException naming the URL if it is neither PostgreSQL nor MariaDB/MySQL
+     */
+    static Dialect of(String jdbcUrl) {
+        String url = jdbcUrl.toLowerCase(Locale.ROOT);
+        if (url.startsWith("jdbc:postgresql:")) {
+            return new PostgresDialect();
+        }
+        if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+            return new MariaDbDialect();
+        }
+        throw new IllegalArgumentException(
+                "unsupported target, expected jdbc:postgresql:, jdbc:mariadb: or jdbc:mysql:"
+                        + " url="
+                        + jdbcUrl);
+    }
+
+    /** The target's name in messages. */
+    String name();
+
+    /** How source columns become this target's columns. */
+    TypeMapper types();
+
+    /** An identifier quoted for this target. */
+    String quote(String identifier);
+
+    /** {@code namespace.table}, quoted. */
+    default String qualified(String namespace, String table) {
+        return quote(namespace) + "." + quote(table);
+    }
+
+    /** Driver properties the applier's connections need (batch rewriting). */
+    Properties connectionProperties();
+
+    /** Session settings run once on every new connection. */
+    void prepareSession(Connection connection) throws SQLException;
+
+    /** Whether DDL is transactional: PostgreSQL yes, MariaDB/MySQL commit around every DDL. */
+    boolean transactionalDdl();
+
+    /** The blind upsert of one row by its primary key. */
+    String upsert(String table, List<TargetColumn> columns, List<TargetColumn> key);
+
+    /** A plain insert of one row; fails on an existing key. */
+    default String insert(String table, List<TargetColumn> columns) {
+        StringJoiner names = new StringJoiner(", ", "(", ")");
+        StringJoiner values = new StringJoiner(", ", "(", ")");
+        for (TargetColumn column : columns) {
+            names.add(quote(column.name()));
+            values.add(column.placeholder());
+        }
+        return "INSERT INTO " + table + " " + names + " VALUES " + values;
+    }
+
+    /**
+     * Whether rows the source inserted are first written with a plain {@link #insert} (falling back
+     * to upserts for the whole commit when one meets an existing key): where an upsert costs much
+     * more than an insert.
+     */
+    boolean optimisticInserts();
+
+    /** The delete of one row by its primary key. */
+    default String delete(String table, List<TargetColumn> key) {
+        StringJoiner where = new StringJoiner(" AND ");
+        for (TargetColumn column : key) {
+            where.add(quote(column.name()) + " = " + column.placeholder());
+        }
+        return "DELETE FROM " + table + " WHERE " + where;
+    }
+
+    /**
+     * A key value as a parameter in a SELECT list, typed as the column where the target needs it.
+     */
+    default String keyParameter(TargetColumn column) {
+        return column.placeholder();
+    }
+
+    /** Creates a schema (PostgreSQL) or database (MariaDB) if it does not exist. */
+    String createNamespace(String namespace);
+
+    /** Creates a table with these columns and primary key. */
+    default String createTable(String table, List<TargetColumn> columns, List<TargetColumn> key) {
+        List<String> parts = new ArrayList<>();
+        for (TargetColumn column : columns) {
+            parts.add(columnDefinition(column));
+        }
+        if (!key.isEmpty()) {
+            StringJoiner keyNames = new StringJoiner(", ", "PRIMARY KEY (", ")");
+            for (TargetColumn column : key) {
+                keyNames.add(quote(column.name()));
+            }
+            parts.add(keyNames.toString());
+        }
+        return "CREATE TABLE " + table + " (" + String.join(", ", parts) + ")" + tableOptions();
+    }
+
+    /** What follows a CREATE TABLE's column list. */
+    default String tableOptions() {
+        return "";
+    }
+
+    /** {@code name type [NOT NULL]}. */
+    default String columnDefinition(TargetColumn column) {
+        return quote(column.name())
+                + " "
+                + column.declaration()
+                + (column.source().nullable() ? nullable(column) : " NOT NULL");
+    }
+
+    /** What declares a column nullable; empty where that is the default. */
+    default String nullable(TargetColumn column) {
+        return "";
+    }
+
+    default String addColumn(String table, TargetColumn column) {
+        return "ALTER TABLE " + table + " ADD COLUMN " + columnDefinition(column);
+    }
+
+    default String dropColumn(String table, String column) {
+        return "ALTER TABLE " + table + " DROP COLUMN " + quote(column);
+    }
+
+    default String renameColumn(String table, String from, String to) {
+        return "ALTER TABLE " + table + " RENAME COLUMN " + quote(from) + " TO " + quote(to);
+    }
+
+    /** Changes a column's type (and nullability) to the target form of its new source type. */
+    String alterColumnType(String table, TargetColumn column);
+
+    /** Creates the checkpoint table if it does not exist. */
+    String createCheckpointTable(String table);
+
+    /**
+     * Inserts a lane's checkpoint row at SCN -1, epoch 0, unless it exists. Parameters: consumer
+     * group, partition, lane.
+     */
+    String insertCheckpointIfAbsent(String table);
+}

@@ -1,0 +1,222 @@
+package io.changegrid.appliers.jdbc;
+
+import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.schema.SchemaChangeMode;
+import io.changegrid.policy.conflict.ConflictResolver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+/**
+ * Everything a {@link JdbcApplier} is configured with. Immutable; made by {@link #builder}, which
+ * validates all settings at once.
+ *
+ * @param url the target's JDBC URL ({@code jdbc:postgresql:...}, {@code jdbc:mariadb:...})
+ * @param user the target user, or {@code null} when the URL names it
+ * @param password the target password, or {@code null}
+ * @param consumerGroup the consumer group the checkpoint rows belong to
+ * @param partition the stream partition this consumer applies (its subscription's)
+ * @param lanes how many micro-batch lanes (connections) apply in parallel
+ * @param partitioner how row changes are routed to lanes
+ * @param maxRows pending rows after which the applier commits at the next transaction end, even
+ *     inside a consumer batch
+ * @param targetNamespace the schema/database every table is written to, or {@code null} for the
+ *     source's database name
+ * @param createTables whether missing target tables are created from the source schema
+ * @param schemaChanges whether source schema changes are applied to target tables or refused
+ * @param checkpointNamespace the schema/database of the checkpoint table
+ * @param checkpointTable the checkpoint table's name
+ * @param epoch the ownership epoch written with every checkpoint; a row with a newer one fences
+ * @param conflicts the conflict resolver consulted before each write, or {@code null} for blind,
+ *     read-free writes
+ */
+public record ApplierOptions(
+        String url,
+        String user,
+        String password,
+        String consumerGroup,
+        int partition,
+        int lanes,
+        Partitioner partitioner,
+        int maxRows,
+        String targetNamespace,
+        boolean createTables,
+        SchemaChangeMode schemaChanges,
+        String checkpointNamespace,
+        String checkpointTable,
+        LongSupplier epoch,
+        ConflictResolver conflicts) {
+
+    public static Builder builder(String url) {
+        return new Builder(url);
+    }
+
+    /** Collects settings; {@link #build} checks them together. */
+    public static final class Builder {
+        private final String url;
+        private String user;
+        private String password;
+        private String consumerGroup = "changegrid";
+        private int partition;
+        private int lanes = 1;
+        private Partitioner partitioner = new Partitioner.ByKey();
+        private int maxRows = 50_000;
+        private String targetNamespace;
+        private boolean createTables = true;
+        private SchemaChangeMode schemaChanges = SchemaChangeMode.APPLY;
+        private String checkpointNamespace;
+        private String checkpointTable = "changegrid_checkpoint";
+        private LongSupplier epoch = () -> 0L;
+        private ConflictResolver conflicts;
+
+        private Builder(String url) {
+            this.url = url;
+        }
+
+        public Builder credentials(String user, String password) {
+            this.user = user;
+            this.password = password;
+            return this;
+        }
+
+        public Builder consumerGroup(String consumerGroup) {
+            this.consumerGroup = consumerGroup;
+            return this;
+        }
+
+        public Builder partition(int partition) {
+            this.partition = partition;
+            return this;
+        }
+
+        public Builder lanes(int lanes, Partitioner partitioner) {
+            this.lanes = lanes;
+            this.partitioner = partitioner;
+            return this;
+        }
+
+        public Builder maxRows(int maxRows) {
+            this.maxRows = maxRows;
+            return this;
+        }
+
+        public Builder targetNamespace(String targetNamespace) {
+            this.targetNamespace = targetNamespace;
+            return this;
+        }
+
+        public Builder createTables(boolean createTables) {
+            this.createTables = createTables;
+            return this;
+        }
+
+        public Builder schemaChanges(SchemaChangeMode schemaChanges) {
+            this.schemaChanges = schemaChanges;
+            return this;
+        }
+
+        /**
+         * @param namespace {@code null} for PostgreSQL's {@code public} / a database named
+         *     changegrid
+         */
+        public Builder checkpointTable(String namespace, String table) {
+            this.checkpointNamespace = namespace;
+            this.checkpointTable = table;
+            return this;
+        }
+
+        public Builder epoch(LongSupplier epoch) {
+            this.epoch = epoch;
+            return this;
+        }
+
+        public Builder conflicts(ConflictResolver conflicts) {
+            this.conflicts = conflicts;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException listing every invalid setting
+         */
+        public ApplierOptions build() {
+            List<String> problems = new ArrayList<>();
+            if (url == null || !url.startsWith("jdbc:")) {
+                problems.add("bad value: name=url, value=" + url + ": must be a JDBC URL");
+            }
+            if (consumerGroup == null || consumerGroup.isBlank() || consumerGroup.length() > 200) {
+                problems.add(
+                        "bad value: name=consumerGroup, value="
+                                + consumerGroup
+                                + ": must be 1..200 characters");
+            }
+            if (partition < 0) {
+                problems.add("bad value: name=partition, value=" + partition + ": must be >= 0");
+            }
+            if (lanes < 1 || lanes > 64) {
+                problems.add("bad value: name=lanes, value=" + lanes + ": must be 1..64");
+            }
+            if (maxRows < 1) {
+                problems.add("bad value: name=maxRows, value=" + maxRows + ": must be >= 1");
+            }
+            if (checkpointTable == null || checkpointTable.isBlank()) {
+                problems.add("bad value: name=checkpointTable, value=" + checkpointTable);
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "invalid applier options: " + String.join("; ", problems));
+            }
+            String namespace =
+                    checkpointNamespace != null && !checkpointNamespace.isBlank()
+                            ? checkpointNamespace
+                            : url.startsWith("jdbc:postgresql:") ? "public" : "changegrid";
+            return new ApplierOptions(
+                    url,
+                    user,
+                    password,
+                    consumerGroup,
+                    partition,
+                    lanes,
+                    Objects.requireNonNull(partitioner, "partitioner"),
+                    maxRows,
+                    targetNamespace == null || targetNamespace.isBlank() ? null : targetNamespace,
+                    createTables,
+                    Objects.requireNonNull(schemaChanges, "schemaChanges"),
+                    namespace,
+                    checkpointTable,
+                    Objects.requireNonNull(epoch, "epoch"),
+                    conflicts);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ApplierOptions[url="
+                + url
+                + ", user="
+                + user
+                + ", consumerGroup="
+                + consumerGroup
+                + ", partition="
+                + partition
+                + ", lanes="
+                + lanes
+                + ", partitioner="
+                + partitioner
+                + ", maxRows="
+                + maxRows
+                + ", targetNamespace="
+                + targetNamespace
+                + ", createTables="
+                + createTables
+                + ", schemaChanges="
+                + schemaChanges
+                + ", checkpoint="
+                + checkpointNamespace
+                + "."
+                + checkpointTable
+                + ", conflicts="
+                + conflicts
+                + "]";
+    }
+}

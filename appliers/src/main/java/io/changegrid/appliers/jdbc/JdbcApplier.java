@@ -1,0 +1,447 @@
+package io.changegrid.appliers.jdbc;
+
+import io.changegrid.appliers.batch.Committer;
+import io.changegrid.appliers.batch.Lane;
+import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.RowKey;
+import io.changegrid.appliers.checkpoint.CheckpointTable;
+import io.changegrid.appliers.conflict.VersionReader;
+import io.changegrid.appliers.dialect.Dialect;
+import io.changegrid.appliers.schema.TableCatalog;
+import io.changegrid.appliers.schema.TargetTable;
+import io.changegrid.consumer.api.CallbackResult;
+import io.changegrid.consumer.api.CheckpointStore;
+import io.changegrid.consumer.api.ConsumerCallback;
+import io.changegrid.consumer.api.EventView;
+import io.changegrid.consumer.api.TransactionInfo;
+import io.changegrid.policy.conflict.RowVersion;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replicates a source's tables into PostgreSQL or MariaDB/MySQL, exactly once: a {@link
+ * ConsumerCallback} for a consumer whose {@link CheckpointStore} is {@link #checkpointStore()}.
+ *
+ * <p><b>What it writes.</b> Inserts and updates are blind upserts of the after image by primary
+ * key, deletes are deletes by key (a delete of a missing row changes nothing), an update that
+ * changes the key is a delete of the old key and an upsert of the new one. No row is read. Changes
+ * are coalesced per key between commits.
+ *
+ * <p><b>Transaction batching.</b> A consumer batch (up to {@code batch.maxTransactions} source
+ * transactions within {@code batch.maxWait}) is one target transaction per lane; when more than
+ * {@code maxRows} rows are pending at a transaction end, the lanes commit there already.
+ *
+ * <p><b>Exactly once.</b> Each lane writes its checkpoint row in the same target transaction as its
+ * rows, conditional on the ownership epoch. Transactions at or below a lane's checkpoint are
+ * skipped for that lane, so whatever the consumer delivers again (after RETRY, a crash or a restart
+ * from an older file checkpoint) is applied once. {@link #onEndBatch} succeeds only when every lane
+ * committed (the {@link Committer}); the consumer resumes after the lowest lane.
+ *
+ * <p><b>Schema changes</b> are a barrier: every lane commits, then the target table is altered (see
+ * {@link TableCatalog}) and the checkpoint moved past the change, in one transaction where the
+ * target has transactional DDL.
+ *
+ * <p>Threading: every callback method on the consumer's dispatcher thread; lanes commit on the
+ * committer's threads while the dispatcher waits. The counters may be read from any thread.
+ */
+public final class JdbcApplier implements ConsumerCallback, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
+
+    private final ApplierOptions options;
+    private final Dialect dialect;
+    private final TargetConnections connections;
+    private final CheckpointTable checkpoints;
+    private final TableCatalog catalog;
+    private final Partitioner partitioner;
+    private final Committer committer;
+    private final VersionReader versions;
+    private final List<Lane> lanes = new ArrayList<>();
+    private Connection control;
+    private boolean resync;
+
+    private long transactionScn;
+    private RowVersion transactionVersion;
+    private boolean skipTransaction;
+    private long lastCompleteScn = -1;
+
+    private volatile long rowsApplied;
+    private volatile long transactionsApplied;
+    private volatile long transactionsSkipped;
+    private volatile long barriers;
+    private volatile long commits;
+
+    private JdbcApplier(ApplierOptions options) {
+        this.options = options;
+        this.dialect = Dialect.of(options.url());
+        this.connections = new TargetConnections(options, dialect);
+        this.checkpoints =
+                new CheckpointTable(
+                        dialect,
+                        options.checkpointNamespace(),
+                        options.checkpointTable(),
+                        options.consumerGroup(),
+                        options.partition());
+        this.catalog =
+                new TableCatalog(
+                        dialect,
+                        options.targetNamespace(),
+                        options.createTables(),
+                        options.schemaChanges(),
+                        options.conflicts() != null);
+        this.partitioner = options.partitioner();
+        this.committer = new Committer(options.lanes());
+        this.versions = new VersionReader(dialect);
+    }
+
+    /**
+     * Connects to the target, creates the checkpoint table if missing and makes sure each lane has
+     * its checkpoint row.
+     *
+     * @throws SQLException if the target cannot be reached or prepared
+     * @throws IllegalStateException if the lane count changed while lanes disagree
+     */
+    public static JdbcApplier open(ApplierOptions options) throws SQLException {
+        JdbcApplier applier = new JdbcApplier(options);
+        try {
+            applier.connect();
+        } catch (SQLException | RuntimeException e) {
+            applier.close();
+            throw e;
+        }
+        LOG.info(
+                "applier ready: target={}, options={}, lanes={}",
+                applier.dialect.name(),
+                options,
+                applier.lanes);
+        return applier;
+    }
+
+    private void connect() throws SQLException {
+        closeConnections();
+        control = connections.open();
+        checkpoints.create(control);
+        long[] scns = checkpoints.prepareLanes(control, options.lanes());
+        for (int lane = 0; lane < scns.length; lane++) {
+            lanes.add(
+                    new Lane(
+                            lane,
+                            connections.open(),
+                            checkpoints,
+                            scns[lane],
+                            dialect.optimisticInserts(),
+                            options.conflicts(),
+                            versions));
+        }
+        resync = false;
+    }
+
+    /**
+     * A checkpoint store reading and advancing this applier's checkpoint rows in the target: give
+     * it to the consumer so it resumes from the target's own checkpoint.
+     */
+    public CheckpointStore checkpointStore() {
+        return new TargetCheckpointStore(
+                connections, checkpoints, options.lanes(), options.epoch());
+    }
+
+    /** Rows written to the target (upserts and deletes after coalescing). */
+    public long rowsApplied() {
+        return rowsApplied;
+    }
+
+    /** Source transactions applied (at least partly not skipped). */
+    public long transactionsApplied() {
+        return transactionsApplied;
+    }
+
+    /** Source transactions skipped because the target already had them. */
+    public long transactionsSkipped() {
+        return transactionsSkipped;
+    }
+
+    /** Times every lane committed early to keep one key's changes in order. */
+    public long barriers() {
+        return barriers;
+    }
+
+    /** Commits redone with upserts because a plain insert met an existing row. */
+    public long insertFallbacks() {
+        return lanes.stream().mapToLong(Lane::insertFallbacks).sum();
+    }
+
+    /** Changes the conflict resolver skipped or rejected. */
+    public long conflictsSkipped() {
+        return lanes.stream().mapToLong(Lane::conflictsSkipped).sum();
+    }
+
+    /** Commit rounds (every lane committing once). */
+    public long commits() {
+        return commits;
+    }
+
+    /** Each lane's checkpoint as this applier last wrote or read it. */
+    public long[] laneCheckpoints() {
+        return lanes.stream().mapToLong(Lane::checkpointScn).toArray();
+    }
+
+    @Override
+    public CallbackResult onStartBatch() {
+        if (!resync) {
+            return CallbackResult.SUCCESS;
+        }
+        try {
+            connect();
+            return CallbackResult.SUCCESS;
+        } catch (SQLException e) {
+            return failed("reconnecting to the target", e);
+        }
+    }
+
+    @Override
+    public CallbackResult onStartTransaction(TransactionInfo transaction) {
+        transactionScn = transaction.scn();
+        transactionVersion =
+                new RowVersion(
+                        transaction.sourceId(), transaction.scn(), transaction.commitTimeMicros());
+        skipTransaction = transaction.scn() <= lowestLaneScn();
+        return CallbackResult.SUCCESS;
+    }
+
+    @Override
+    public CallbackResult onEvent(EventView event) {
+        if (skipTransaction) {
+            return CallbackResult.SUCCESS;
+        }
+        try {
+            switch (event.operation()) {
+                case INSERT -> {
+                    TargetTable table = catalog.table(control, event.schema());
+                    Object[] after = event.after();
+                    route(
+                            table,
+                            new RowKey(table.keyOf(after)),
+                            after,
+                            event.index(),
+                            Write.INSERT);
+                }
+                case UPDATE -> {
+                    TargetTable table = catalog.table(control, event.schema());
+                    Object[] before = event.before();
+                    Object[] after = event.after();
+                    RowKey oldKey = new RowKey(table.keyOf(before));
+                    RowKey newKey = new RowKey(table.keyOf(after));
+                    if (!oldKey.equals(newKey)) {
+                        delete(table, oldKey, before, event.index());
+                    }
+                    route(table, newKey, after, event.index(), Write.UPSERT);
+                }
+                case DELETE -> {
+                    TargetTable table = catalog.table(control, event.schema());
+                    Object[] before = event.before();
+                    delete(table, new RowKey(table.keyOf(before)), before, event.index());
+                }
+                case SCHEMA_CHANGE -> applySchemaChange(event);
+                default -> {
+                    // Heartbeats and transaction ends never reach onEvent.
+                }
+            }
+            return CallbackResult.SUCCESS;
+        } catch (SQLException e) {
+            return failed("applying scn=" + event.scn() + ", index=" + event.index(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CallbackResult.RETRY;
+        }
+    }
+
+    private enum Write {
+        INSERT,
+        UPSERT,
+        DELETE
+    }
+
+    private void delete(TargetTable table, RowKey key, Object[] before, int index)
+            throws SQLException, InterruptedException {
+        route(table, key, before, index, Write.DELETE);
+    }
+
+    private void route(TargetTable table, RowKey key, Object[] row, int index, Write write)
+            throws SQLException, InterruptedException {
+        int at = partitioner.lane(table, key, row, transactionScn, index, lanes.size());
+        Lane lane = lanes.get(at);
+        if (transactionScn <= lane.checkpointScn()) {
+            return; // this lane applied it before a crash or retry
+        }
+        if (lanes.size() > 1 && heldElsewhere(table, key, at)) {
+            // The row's earlier change waits in another lane: commit everything first, so the
+            // two lanes cannot commit this row's changes in the wrong order.
+            barriers = barriers + 1;
+            commitAll(lastCompleteScn);
+        }
+        switch (write) {
+            case INSERT -> lane.insert(table, key, row, transactionVersion);
+            case UPSERT -> lane.upsert(table, key, row, transactionVersion);
+            case DELETE -> lane.delete(table, key, transactionVersion);
+        }
+    }
+
+    private boolean heldElsewhere(TargetTable table, RowKey key, int at) {
+        for (Lane lane : lanes) {
+            if (lane.id() != at && lane.holds(table, key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void applySchemaChange(EventView event) throws SQLException, InterruptedException {
+        if (event.schema() == null) {
+            return; // a change without a table: nothing in the target follows it
+        }
+        commitAll(lastCompleteScn);
+        long epoch = options.epoch().getAsLong();
+        boolean transactional = dialect.transactionalDdl();
+        control.setAutoCommit(!transactional);
+        try {
+            List<String> ddl = catalog.applyChange(control, event.schema(), event.ddl());
+            checkpoints.advanceAll(control, lanes.size(), event.scn(), epoch);
+            if (transactional) {
+                control.commit();
+            }
+            LOG.info(
+                    "schema change applied: scn={}, table={}, sourceDdl={}, targetDdl={}",
+                    event.scn(),
+                    event.schema().qualifiedName(),
+                    event.ddl(),
+                    ddl);
+        } catch (SQLException | RuntimeException e) {
+            if (transactional) {
+                control.rollback();
+            }
+            throw e;
+        } finally {
+            control.setAutoCommit(true);
+        }
+        for (Lane lane : lanes) {
+            lane.checkpointed(event.scn());
+        }
+        skipTransaction = true; // a schema change is its own transaction
+    }
+
+    @Override
+    public CallbackResult onEndTransaction(TransactionInfo transaction) {
+        if (skipTransaction) {
+            transactionsSkipped = transactionsSkipped + 1;
+        } else {
+            transactionsApplied = transactionsApplied + 1;
+        }
+        lastCompleteScn = transaction.scn();
+        if (pendingRows() >= options.maxRows()) {
+            try {
+                commitAll(transaction.scn());
+            } catch (SQLException e) {
+                return failed("committing at scn=" + transaction.scn(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return CallbackResult.RETRY;
+            }
+        }
+        return CallbackResult.SUCCESS;
+    }
+
+    @Override
+    public CallbackResult onEndBatch(long checkpointScn) {
+        try {
+            commitAll(checkpointScn);
+            lastCompleteScn = checkpointScn;
+            return CallbackResult.SUCCESS;
+        } catch (SQLException e) {
+            return failed("committing the batch at scn=" + checkpointScn, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CallbackResult.RETRY;
+        }
+    }
+
+    @Override
+    public void onRollback(long checkpointScn) {
+        for (Lane lane : lanes) {
+            lane.rollback();
+        }
+        // Lanes may have committed before another failed: re-read every checkpoint.
+        resync = true;
+        lastCompleteScn = checkpointScn;
+    }
+
+    private void commitAll(long scn) throws SQLException, InterruptedException {
+        long before = 0;
+        for (Lane lane : lanes) {
+            before += lane.rowsWritten();
+        }
+        committer.commitAll(lanes, scn, options.epoch().getAsLong());
+        long after = 0;
+        for (Lane lane : lanes) {
+            after += lane.rowsWritten();
+        }
+        rowsApplied = rowsApplied + (after - before);
+        commits = commits + 1;
+    }
+
+    private int pendingRows() {
+        int rows = 0;
+        for (Lane lane : lanes) {
+            rows += lane.pendingRows();
+        }
+        return rows;
+    }
+
+    private long lowestLaneScn() {
+        long lowest = Long.MAX_VALUE;
+        for (Lane lane : lanes) {
+            lowest = Math.min(lowest, lane.checkpointScn());
+        }
+        return lanes.isEmpty() ? -1 : lowest;
+    }
+
+    /** RETRY for errors that may pass; FAIL (by throwing, so the cause is kept) for the others. */
+    private CallbackResult failed(String what, SQLException e) {
+        if (SqlErrors.isTransient(e)) {
+            LOG.warn("target error, batch will be retried: {}, error={}", what, e.toString());
+            resync = true;
+            return CallbackResult.RETRY;
+        }
+        throw new IllegalStateException(
+                "target write failed: " + what + ", target=" + dialect.name() + ", error=" + e, e);
+    }
+
+    private void closeConnections() {
+        for (Lane lane : lanes) {
+            lane.close();
+        }
+        lanes.clear();
+        if (control != null) {
+            try {
+                control.close();
+            } catch (SQLException e) {
+                LOG.debug("closing a broken control connection failed", e);
+            }
+            control = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        closeConnections();
+        committer.close();
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcApplier[" + dialect.name() + ", " + options.url() + ", lanes=" + lanes + "]";
+    }
+}

@@ -1,0 +1,265 @@
+package io.changegrid.appliers.typemap;
+
+import io.changegrid.events.schema.Column;
+import io.changegrid.events.value.Geometry;
+import io.changegrid.events.value.SqlDate;
+import io.changegrid.events.value.SqlDateTime;
+import io.changegrid.events.value.ValueType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.BitSet;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Source columns as MariaDB/MySQL columns. A MySQL or MariaDB source column keeps its own
+ * declaration (character set, ENUM labels, display width, UNSIGNED), so the target is the same
+ * table; other sources' columns get the widest MySQL type of their value type (see {@code
+ * docs/appliers.md}). Temporal values are written as text so zero dates and negative times arrive
+ * exactly; TIMESTAMP values are written in UTC (the applier's sessions run with {@code time_zone =
+ * '+00:00'}). TIMESTAMP_TZ is refused: no MySQL type keeps an offset.
+ */
+public final class MariaDbTypes implements TypeMapper {
+
+    /** Source type names that MySQL and MariaDB declare as such, per value type. */
+    private static final Map<ValueType, Set<String>> NATIVE = new EnumMap<>(ValueType.class);
+
+    static {
+        Set<String> integers =
+                Set.of("tinyint", "smallint", "mediumint", "int", "integer", "bigint", "year");
+        NATIVE.put(ValueType.BOOLEAN, Set.of("boolean", "bool"));
+        NATIVE.put(ValueType.INT64, integers);
+        NATIVE.put(ValueType.UINT64, Set.of("bigint"));
+        NATIVE.put(ValueType.FLOAT32, Set.of("float"));
+        NATIVE.put(ValueType.FLOAT64, Set.of("double", "real"));
+        NATIVE.put(ValueType.DECIMAL, Set.of("decimal", "numeric"));
+        NATIVE.put(ValueType.BITS, Set.of("bit"));
+        NATIVE.put(ValueType.DATE, Set.of("date"));
+        NATIVE.put(ValueType.TIME, Set.of("time"));
+        NATIVE.put(ValueType.DATETIME, Set.of("datetime"));
+        NATIVE.put(ValueType.TIMESTAMP, Set.of("timestamp"));
+        NATIVE.put(ValueType.TIMESTAMP_TZ, Set.of());
+        NATIVE.put(
+                ValueType.STRING,
+                Set.of(
+                        "char",
+                        "varchar",
+                        "tinytext",
+                        "text",
+                        "mediumtext",
+                        "longtext",
+                        "enum",
+                        "set",
+                        "uuid",
+                        "inet4",
+                        "inet6"));
+        NATIVE.put(
+                ValueType.BYTES,
+                Set.of(
+                        "binary",
+                        "varbinary",
+                        "tinyblob",
+                        "blob",
+                        "mediumblob",
+                        "longblob",
+                        "char",
+                        "varchar",
+                        "tinytext",
+                        "text",
+                        "mediumtext",
+                        "longtext"));
+        NATIVE.put(ValueType.JSON, Set.of("json"));
+        NATIVE.put(
+                ValueType.GEOMETRY,
+                Set.of(
+                        "geometry",
+                        "point",
+                        "linestring",
+                        "polygon",
+                        "multipoint",
+                        "multilinestring",
+                        "multipolygon",
+                        "geometrycollection"));
+    }
+
+    /** The widest type of each value type, for columns of other sources. */
+    private static final Map<ValueType, String> WIDEST = new EnumMap<>(ValueType.class);
+
+    static {
+        WIDEST.put(ValueType.BOOLEAN, "boolean");
+        WIDEST.put(ValueType.INT64, "bigint");
+        WIDEST.put(ValueType.UINT64, "bigint unsigned");
+        WIDEST.put(ValueType.FLOAT32, "float");
+        WIDEST.put(ValueType.FLOAT64, "double");
+        WIDEST.put(ValueType.DECIMAL, "decimal(65,30)");
+        WIDEST.put(ValueType.DATE, "date");
+        WIDEST.put(ValueType.TIME, "time(6)");
+        WIDEST.put(ValueType.DATETIME, "datetime(6)");
+        WIDEST.put(ValueType.TIMESTAMP, "timestamp(6)");
+        WIDEST.put(ValueType.STRING, "longtext character set utf8mb4");
+        WIDEST.put(ValueType.BYTES, "longblob");
+        WIDEST.put(ValueType.JSON, "json");
+        WIDEST.put(ValueType.GEOMETRY, "geometry");
+    }
+
+    @Override
+    public String target() {
+        return "MariaDB/MySQL";
+    }
+
+    @Override
+    public String refusal(Column column) {
+        return column.type() == ValueType.TIMESTAMP_TZ
+                ? "MySQL's TIMESTAMP and DATETIME keep no time zone offset"
+                : "no MariaDB/MySQL type";
+    }
+
+    @Override
+    public TargetColumn map(Column column) {
+        if (column.type() == ValueType.TIMESTAMP_TZ) {
+            return null;
+        }
+        String declaration = declaration(column);
+        return switch (column.type()) {
+            case BOOLEAN ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.BOOLEAN,
+                            (s, i, v) -> s.setBoolean(i, (Boolean) v));
+            case INT64 ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.BIGINT,
+                            (s, i, v) -> s.setLong(i, (Long) v));
+            case UINT64 ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.NUMERIC,
+                            (s, i, v) -> s.setBigDecimal(i, new BigDecimal((BigInteger) v)));
+            case FLOAT32 ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.REAL,
+                            (s, i, v) -> s.setFloat(i, (Float) v));
+            case FLOAT64 ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.DOUBLE,
+                            (s, i, v) -> s.setDouble(i, (Double) v));
+            case DECIMAL ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.DECIMAL,
+                            (s, i, v) -> s.setBigDecimal(i, (BigDecimal) v));
+            case BITS ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.VARBINARY,
+                            (s, i, v) ->
+                                    s.setBytes(i, Values.bitBytes((BitSet) v, column.width())));
+            case DATE ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.VARCHAR,
+                            (s, i, v) -> s.setString(i, ((SqlDate) v).toString()));
+            case TIME ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.VARCHAR,
+                            (s, i, v) -> s.setString(i, Values.timeText((Duration) v)));
+            case DATETIME ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.VARCHAR,
+                            (s, i, v) -> s.setString(i, dateTimeText((SqlDateTime) v)));
+            case TIMESTAMP ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.VARCHAR,
+                            (s, i, v) -> s.setString(i, timestampText((Instant) v)));
+            case STRING, JSON ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.VARCHAR,
+                            (s, i, v) -> s.setString(i, (String) v));
+            case BYTES ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.VARBINARY,
+                            (s, i, v) -> s.setBytes(i, (byte[]) v));
+            case GEOMETRY ->
+                    new TargetColumn(
+                            column,
+                            declaration,
+                            "?",
+                            Types.VARBINARY,
+                            (s, i, v) -> s.setBytes(i, Values.geometryBytes((Geometry) v)));
+            case TIMESTAMP_TZ -> null;
+        };
+    }
+
+    private static String declaration(Column column) {
+        SourceType type = SourceType.parse(column.sourceType());
+        if (NATIVE.get(column.type()).contains(type.base())) {
+            return column.sourceType();
+        }
+        return column.type() == ValueType.BITS
+                ? "bit(" + Math.max(1, column.width()) + ")"
+                : WIDEST.get(column.type());
+    }
+
+    private static String dateTimeText(SqlDateTime value) {
+        StringBuilder text = new StringBuilder(26);
+        text.append(value.date()).append(' ');
+        long nanos = value.nanoOfDay();
+        long seconds = nanos / 1_000_000_000L;
+        Values.pad(text, seconds / 3600, 2);
+        text.append(':');
+        Values.pad(text, (seconds / 60) % 60, 2);
+        text.append(':');
+        Values.pad(text, seconds % 60, 2);
+        text.append('.');
+        Values.pad(text, (nanos % 1_000_000_000L) / 1000, 6);
+        return text.toString();
+    }
+
+    /** UTC text; epoch second 0 is MySQL's zero timestamp, which no valid TIMESTAMP has. */
+    private static String timestampText(Instant instant) {
+        if (instant.getEpochSecond() == 0 && instant.getNano() == 0) {
+            return "0000-00-00 00:00:00";
+        }
+        return dateTimeText(SqlDateTime.of(LocalDateTime.ofInstant(instant, ZoneOffset.UTC)));
+    }
+}

@@ -1,0 +1,83 @@
+package io.changegrid.appliers.typemap;
+
+import io.changegrid.events.value.Geometry;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.BitSet;
+
+/** Conversions of event values into forms JDBC drivers accept, shared by the dialects. */
+final class Values {
+
+    private Values() {}
+
+    /** The bits, most significant first, exactly {@code width} characters ({@code 0}/{@code 1}). */
+    static String bitText(BitSet bits, int width) {
+        int n = Math.max(width, bits.length());
+        StringBuilder text = new StringBuilder(n);
+        for (int i = n - 1; i >= 0; i--) {
+            text.append(bits.get(i) ? '1' : '0');
+        }
+        return text.toString();
+    }
+
+    /** The bits as a big-endian byte string of {@code ceil(width / 8)} bytes (MySQL's BIT form). */
+    static byte[] bitBytes(BitSet bits, int width) {
+        int n = Math.max(1, (Math.max(width, bits.length()) + 7) / 8);
+        byte[] bytes = new byte[n];
+        for (int i = bits.nextSetBit(0); i >= 0; i = bits.nextSetBit(i + 1)) {
+            bytes[n - 1 - i / 8] |= (byte) (1 << (i % 8));
+        }
+        return bytes;
+    }
+
+    /** MySQL's stored geometry form: the SRID as 4 bytes little-endian, then the WKB. */
+    static byte[] geometryBytes(Geometry geometry) {
+        return ByteBuffer.allocate(4 + geometry.wkb().length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(geometry.srid())
+                .put(geometry.wkb())
+                .array();
+    }
+
+    /**
+     * A signed duration in whole microseconds.
+     *
+     * @throws ValueNotRepresentableException for sub-microsecond parts
+     */
+    static long micros(Duration duration, String where) {
+        long nanos = duration.toNanos();
+        if (nanos % 1000 != 0) {
+            throw new ValueNotRepresentableException(
+                    where + " (finer than microseconds)", duration);
+        }
+        return nanos / 1000;
+    }
+
+    /** {@code [-]HHH:MM:SS.ffffff}, MySQL's TIME text. */
+    static String timeText(Duration duration) {
+        long nanos = duration.toNanos();
+        StringBuilder text = new StringBuilder(18);
+        if (nanos < 0) {
+            text.append('-');
+            nanos = -nanos;
+        }
+        long seconds = nanos / 1_000_000_000L;
+        long fraction = (nanos % 1_000_000_000L) / 1000;
+        text.append(seconds / 3600).append(':');
+        pad(text, (seconds / 60) % 60, 2);
+        text.append(':');
+        pad(text, seconds % 60, 2);
+        text.append('.');
+        pad(text, fraction, 6);
+        return text.toString();
+    }
+
+    static void pad(StringBuilder text, long value, int width) {
+        String digits = Long.toString(value);
+        for (int i = digits.length(); i < width; i++) {
+            text.append('0');
+        }
+        text.append(digits);
+    }
+}

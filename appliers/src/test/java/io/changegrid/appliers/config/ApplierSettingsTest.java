@@ -1,0 +1,55 @@
+package io.changegrid.appliers.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.schema.SchemaChangeMode;
+import io.changegrid.config.ConfigException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ApplierSettingsTest {
+
+    @Test
+    void shouldReportEveryBadSettingWithItsPathWhenTheConfigurationIsInvalid() {
+        assertThatThrownBy(
+                        () ->
+                                ApplierSettings.SCHEMA.load(
+                                        Map.of(),
+                                        Map.of(
+                                                "relays", "http://127.0.0.1:7070",
+                                                "target.url", "postgres://nope",
+                                                "apply.lanes", "0",
+                                                "apply.partitioner", "random",
+                                                "apply.schemaChanges", "ignore")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("path=target.url")
+                .hasMessageContaining("path=apply.lanes")
+                .hasMessageContaining("path=apply.partitioner")
+                .hasMessageContaining("path=apply.schemaChanges");
+    }
+
+    @Test
+    void shouldBuildApplierOptionsWhenSettingsAreValid() {
+        ApplierOptions options =
+                ApplierSettings.options(
+                        ApplierSettings.SCHEMA.load(
+                                Map.of(),
+                                Map.of(
+                                        "relays", "http://127.0.0.1:7070",
+                                        "subscription.partitions", "4",
+                                        "subscription.partition", "2",
+                                        "target.url", "jdbc:postgresql://127.0.0.1:5432/replica",
+                                        "apply.lanes", "4",
+                                        "apply.partitioner", "column:customer",
+                                        "apply.schemaChanges", "refuse")));
+        assertThat(options.partition()).isEqualTo(2);
+        assertThat(options.lanes()).isEqualTo(4);
+        assertThat(options.partitioner()).isEqualTo(new Partitioner.ByColumn("customer"));
+        assertThat(options.schemaChanges()).isEqualTo(SchemaChangeMode.REFUSE);
+        assertThat(options.checkpointNamespace()).isEqualTo("public");
+        assertThat(options.user()).isNull();
+    }
+}

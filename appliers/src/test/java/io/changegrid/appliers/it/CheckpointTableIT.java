@@ -1,0 +1,99 @@
+package io.changegrid.appliers.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changegrid.appliers.checkpoint.CheckpointTable;
+import io.changegrid.appliers.checkpoint.FencedException;
+import io.changegrid.appliers.dialect.Dialect;
+import io.changegrid.testkit.PostgresDatabaseExtension;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The checkpoint table's rules on the local PostgreSQL: lanes, lane-count changes, fencing. */
+class CheckpointTableIT {
+
+    @RegisterExtension
+    static final PostgresDatabaseExtension POSTGRES = new PostgresDatabaseExtension();
+
+    private static CheckpointTable table(String group) {
+        return new CheckpointTable(Dialect.of("jdbc:postgresql:"), "public", "cp", group, 0);
+    }
+
+    private static void advance(
+            Connection connection, CheckpointTable table, int lane, long scn, long epoch)
+            throws Exception {
+        connection.setAutoCommit(false);
+        try (PreparedStatement advance = connection.prepareStatement(table.advanceSql())) {
+            table.advance(advance, lane, scn, epoch);
+            connection.commit();
+        } finally {
+            connection.rollback();
+            connection.setAutoCommit(true);
+        }
+    }
+
+    @Test
+    void shouldLeaveALaggingLaneBehindWhenTheLaneCountIsUnchanged() throws Exception {
+        CheckpointTable table = table("lagging");
+        try (Connection connection = POSTGRES.database().connect()) {
+            table.create(connection);
+            assertThat(table.prepareLanes(connection, 2)).containsExactly(-1, -1);
+            advance(connection, table, 0, 500, 0);
+            advance(connection, table, 1, 400, 0); // lane 1 committed less before a crash
+            assertThat(table.prepareLanes(connection, 2)).containsExactly(500, 400);
+            assertThat(table.resumeScn(connection)).hasValue(400);
+        }
+    }
+
+    @Test
+    void shouldStartNewLanesWhereTheOldOnesWereWhenAllAgree() throws Exception {
+        CheckpointTable table = table("regrow");
+        try (Connection connection = POSTGRES.database().connect()) {
+            table.create(connection);
+            table.prepareLanes(connection, 2);
+            advance(connection, table, 0, 700, 0);
+            advance(connection, table, 1, 700, 0);
+            assertThat(table.prepareLanes(connection, 4)).containsExactly(700, 700, 700, 700);
+            assertThat(table.prepareLanes(connection, 1)).containsExactly(700);
+            assertThat(table.lanes(connection)).containsOnlyKeys(0);
+        }
+    }
+
+    @Test
+    void shouldRefuseANewLaneCountWhenLanesDisagree() throws Exception {
+        CheckpointTable table = table("disagree");
+        try (Connection connection = POSTGRES.database().connect()) {
+            table.create(connection);
+            table.prepareLanes(connection, 2);
+            advance(connection, table, 0, 900, 0);
+            assertThatThrownBy(() -> table.prepareLanes(connection, 3))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("lane count changed while lanes are at different SCNs")
+                    .hasMessageContaining("configured=3");
+            assertThat(table.prepareLanes(connection, 2)).containsExactly(900, -1);
+        }
+    }
+
+    @Test
+    void shouldRejectAnOlderEpochWhenANewerOwnerWroteTheLane() throws Exception {
+        CheckpointTable table = table("fenced");
+        try (Connection connection = POSTGRES.database().connect()) {
+            table.create(connection);
+            table.prepareLanes(connection, 1);
+            advance(connection, table, 0, 100, 7);
+            assertThatThrownBy(() -> advance(connection, table, 0, 200, 6))
+                    .isInstanceOf(FencedException.class)
+                    .hasMessageContaining("group=fenced")
+                    .hasMessageContaining("epoch=6");
+            assertThat(table.resumeScn(connection)).hasValue(100);
+            assertThatThrownBy(() -> table.advanceAll(connection, 1, 300, 6))
+                    .isInstanceOf(FencedException.class);
+            table.advanceAll(connection, 1, 300, 7);
+            table.advanceAll(connection, 1, 250, 7); // never backwards
+            assertThat(table.resumeScn(connection)).hasValue(300);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.changegrid.appliers.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changegrid.appliers.it.TableContents.Spec;
+import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.jdbc.JdbcApplier;
+import io.changegrid.consumer.Consumer;
+import io.changegrid.policy.conflict.ConflictResolver;
+import io.changegrid.relay.Relay;
+import io.changegrid.testkit.MariaDbExtension;
+import io.changegrid.testkit.PostgresDatabaseExtension;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The policy engine's conflict rules on the apply path: target rows changed elsewhere (by another
+ * source's applier, with a newer version) are kept under last-writer-wins, and rejected changes
+ * reach the rejection listener.
+ */
+class ConflictIT {
+
+    @RegisterExtension static final MariaDbExtension SOURCE = new MariaDbExtension();
+
+    @RegisterExtension
+    static final PostgresDatabaseExtension POSTGRES = new PostgresDatabaseExtension();
+
+    @TempDir static Path relayState;
+
+    private static Relay relay;
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @BeforeAll
+    static void startRelay() throws Exception {
+        relay = Pipeline.startRelay(SOURCE.server(), relayState, 9_805);
+    }
+
+    @AfterAll
+    static void stopRelay() {
+        if (relay != null) {
+            relay.close();
+        }
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    private Consumer start(String database, ConflictResolver resolver) throws Exception {
+        Target target = Target.of(POSTGRES.database());
+        JdbcApplier applier =
+                JdbcApplier.open(
+                        ApplierOptions.builder(target.url())
+                                .credentials(target.user(), target.password())
+                                .consumerGroup(database)
+                                .conflicts(resolver)
+                                .build());
+        closing.add(applier);
+        Consumer consumer =
+                Pipeline.consume(relay, database, applier, applier.checkpointStore(), 10);
+        closing.add(consumer);
+        return consumer;
+    }
+
+    private static List<String> rows(String database) throws SQLException {
+        try (Connection connection = Target.of(POSTGRES.database()).connect()) {
+            return TableContents.rows(
+                    connection,
+                    database + ".t",
+                    List.of(
+                            Spec.of("id", Canon.TEXT),
+                            Spec.of("v", Canon.TEXT),
+                            Spec.of("_cg_source", Canon.TEXT)),
+                    true);
+        }
+    }
+
+    private static boolean has(String database, String row) {
+        try {
+            return rows(database).contains(row);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void shouldKeepTheNewerRowWhenTheTargetRowWasChangedElsewhereLater() throws Exception {
+        Target target = Target.of(POSTGRES.database());
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE lww",
+                        "CREATE TABLE lww.t (id INT PRIMARY KEY, v VARCHAR(20))",
+                        "INSERT INTO lww.t VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+        Consumer consumer = start("lww", new ConflictResolver.LastWriterWinsByCommitTime());
+        Pipeline.awaitUntil(
+                consumer,
+                () -> has("lww", "id=3 | v=three | _cg_source=1"),
+                Duration.ofSeconds(30));
+        // Another source's applier wrote row 1 with a commit time far in the future; a local
+        // application wrote row 2 without any version.
+        target.execute(
+                "UPDATE lww.t SET v = 'elsewhere', _cg_source = 2, _cg_scn = 5,"
+                        + " _cg_commit_us = 9000000000000000 WHERE id = 1",
+                "UPDATE lww.t SET v = 'local', _cg_source = NULL, _cg_scn = NULL, _cg_commit_us = NULL"
+                        + " WHERE id = 2");
+        SOURCE.server()
+                .execute(
+                        "UPDATE lww.t SET v = 'source 1' WHERE id = 1",
+                        "UPDATE lww.t SET v = 'source 2' WHERE id = 2",
+                        "UPDATE lww.t SET v = 'source 3' WHERE id = 3");
+        Pipeline.awaitUntil(
+                consumer,
+                () -> has("lww", "id=3 | v=source 3 | _cg_source=1"),
+                Duration.ofSeconds(30));
+        assertThat(rows("lww"))
+                .containsExactly(
+                        "id=1 | v=elsewhere | _cg_source=2",
+                        "id=2 | v=source 2 | _cg_source=1",
+                        "id=3 | v=source 3 | _cg_source=1");
+    }
+
+    @Test
+    void shouldRecordTheRejectedChangeWhenItMeetsARowWrittenElsewhere() throws Exception {
+        Target target = Target.of(POSTGRES.database());
+        List<String> rejected = new CopyOnWriteArrayList<>();
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE reject",
+                        "CREATE TABLE reject.t (id INT PRIMARY KEY, v VARCHAR(20))",
+                        "INSERT INTO reject.t VALUES (1, 'one')");
+        Consumer consumer =
+                start(
+                        "reject",
+                        new ConflictResolver.RejectAndRecord(
+                                (incoming, current, reason) ->
+                                        rejected.add(incoming.scn() + " " + reason)));
+        Pipeline.awaitUntil(
+                consumer,
+                () -> has("reject", "id=1 | v=one | _cg_source=1"),
+                Duration.ofSeconds(30));
+        target.execute("INSERT INTO reject.t VALUES (2, 'theirs', 3, 7, 1)");
+        SOURCE.server()
+                .execute(
+                        "INSERT INTO reject.t VALUES (2, 'ours')",
+                        "INSERT INTO reject.t VALUES (4, 'four')");
+        Pipeline.awaitUntil(
+                consumer,
+                () -> has("reject", "id=4 | v=four | _cg_source=1"),
+                Duration.ofSeconds(30));
+        assertThat(rows("reject")).contains("id=2 | v=theirs | _cg_source=3");
+        assertThat(rejected).hasSize(1);
+        assertThat(rejected.get(0)).contains("row exists").contains("sourceId=3");
+    }
+}

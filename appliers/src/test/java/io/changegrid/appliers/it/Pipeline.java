@@ -1,0 +1,98 @@
+package io.changegrid.appliers.it;
+
+import io.changegrid.consumer.Consumer;
+import io.changegrid.consumer.ConsumerState;
+import io.changegrid.consumer.api.CheckpointStore;
+import io.changegrid.consumer.api.ConsumerCallback;
+import io.changegrid.consumer.config.Subscription;
+import io.changegrid.relay.Relay;
+import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.testkit.MariaDbServer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
+
+/** A real relay in-process on a private mariadbd, and consumers of it, as in deploy's tests. */
+final class Pipeline {
+
+    private Pipeline() {}
+
+    static Relay startRelay(MariaDbServer server, Path stateDirectory, long serverId)
+            throws Exception {
+        Relay relay =
+                Relay.start(
+                        RelaySettings.SCHEMA.load(
+                                Map.of(),
+                                Map.of(
+                                        "source.host", server.host(),
+                                        "source.port", Integer.toString(server.port()),
+                                        "source.user", server.user(),
+                                        "source.password", server.password(),
+                                        "source.serverId", Long.toString(serverId),
+                                        "source.heartbeatInterval", "200ms",
+                                        "buffer.capacity", "64MiB",
+                                        "buffer.segmentSize", "4MiB",
+                                        "state.directory", stateDirectory.toString(),
+                                        "http.port", "0")));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(() -> relay.buffer().newestScn() >= 0);
+        return relay;
+    }
+
+    static String url(Relay relay) {
+        return "http://127.0.0.1:" + relay.httpPort();
+    }
+
+    static Consumer consume(
+            Relay relay,
+            String database,
+            ConsumerCallback callback,
+            CheckpointStore store,
+            int batch)
+            throws Exception {
+        Consumer consumer =
+                Consumer.builder()
+                        .name("applier-" + database)
+                        .relays(url(relay))
+                        .subscription(Subscription.tables(database + ".*"))
+                        .pollTimeout(Duration.ofSeconds(2))
+                        .batching(batch, Duration.ofMillis(20))
+                        .retryBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
+                        .callback(callback)
+                        .checkpointStore(store)
+                        .build();
+        consumer.start();
+        return consumer;
+    }
+
+    /** The source's newest binlog SCN is not needed: wait until the condition or a failure. */
+    static void awaitUntil(Consumer consumer, BooleanSupplier condition, Duration atMost) {
+        Awaitility.await()
+                .atMost(atMost)
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        () ->
+                                consumer.state() == ConsumerState.FAILED
+                                        || consumer.state() == ConsumerState.STOPPED
+                                        || condition.getAsBoolean());
+        if (consumer.failure().isPresent()) {
+            throw new AssertionError(
+                    "consumer failed: " + consumer.failure().get(), consumer.failure().get());
+        }
+    }
+
+    static long count(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+}

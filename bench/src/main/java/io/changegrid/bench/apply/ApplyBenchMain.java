@@ -1,0 +1,255 @@
+package io.changegrid.bench.apply;
+
+import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.jdbc.JdbcApplier;
+import io.changegrid.consumer.Consumer;
+import io.changegrid.consumer.ConsumerState;
+import io.changegrid.testkit.MariaDbConfig;
+import io.changegrid.testkit.MariaDbServer;
+import io.changegrid.testkit.PostgresDatabase;
+import java.lang.management.ManagementFactory;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Measures the JDBC applier's apply rate: whitepaper-shaped rows are loaded into a private MariaDB
+ * and published by a relay first; then, per run, a consumer in this JVM with the applier as its
+ * callback and the target's checkpoint as its store applies all of it into a fresh target, exactly
+ * once, and the run is timed from the consumer's start until the target's checkpoint (every lane's)
+ * has the last transaction.
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar io.changegrid.bench.apply.ApplyBenchMain \
+ *      --rows 300000 --targets postgres,mariadb --lanes 1,4
+ * </pre>
+ */
+@Command(
+        name = "apply-bench",
+        mixinStandardHelpOptions = true,
+        description = "Apply rate of the JDBC applier into PostgreSQL and MariaDB.")
+public final class ApplyBenchMain implements Callable<Integer> {
+
+    @Option(names = "--rows", description = "Rows inserted at the source (default 300000).")
+    private long rows = 300_000;
+
+    @Option(names = "--txn-rows", description = "Row changes per source transaction (default 10).")
+    private int rowsPerTransaction = 10;
+
+    @Option(
+            names = "--update-percent",
+            description = "Source transactions that update earlier rows instead (default 0).")
+    private int updatePercent;
+
+    @Option(
+            names = "--targets",
+            split = ",",
+            description = "postgres, mariadb or both (default postgres,mariadb).")
+    private List<String> targets = List.of("postgres", "mariadb");
+
+    @Option(names = "--lanes", split = ",", description = "Lane counts to run (default 1,4).")
+    private List<Integer> lanes = List.of(1, 4);
+
+    @Option(
+            names = "--partitioner",
+            description = "key, transaction, event or column:<name> (default key).")
+    private String partitioner = "key";
+
+    @Option(
+            names = "--batch",
+            description = "Source transactions per consumer batch (default 1000).")
+    private int batch = 1000;
+
+    @Option(
+            names = "--max-rows",
+            description = "Pending rows after which lanes commit inside a batch (default 20000).")
+    private int maxRows = 20_000;
+
+    @Option(
+            names = "--warmups",
+            description = "Unreported runs per target before the measured ones (default 1).")
+    private int warmups = 1;
+
+    @Option(names = "--seed", description = "Random seed of the source data (default 42).")
+    private long seed = 42;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ApplyBenchMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        System.out.printf(
+                Locale.ROOT,
+                "loading source: rows=%d, txnRows=%d, updatePercent=%d, cores=%d%n",
+                rows,
+                rowsPerTransaction,
+                updatePercent,
+                Runtime.getRuntime().availableProcessors());
+        long loadStart = System.nanoTime();
+        try (ApplySource source = ApplySource.load(rows, rowsPerTransaction, updatePercent, seed)) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "source loaded and published: transactions=%d, changes=%d, seconds=%.1f%n",
+                    source.transactions(),
+                    source.changes(),
+                    (System.nanoTime() - loadStart) / 1e9);
+            System.out.println(
+                    "| target | lanes | partitioner | row changes | seconds | row changes/s |"
+                            + " MB/s | commits | insert fallbacks | bench JVM CPU % |");
+            System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+            for (String target : targets) {
+                String name = target.trim().toLowerCase(Locale.ROOT);
+                for (int w = 0; w < warmups; w++) {
+                    run(source, name, lanes.get(0), true); // JIT and target caches, not counted
+                }
+                for (int laneCount : lanes) {
+                    run(source, name, laneCount, false);
+                }
+            }
+        }
+        return 0;
+    }
+
+    private void run(ApplySource source, String target, int laneCount, boolean warmup)
+            throws Exception {
+        switch (target) {
+            case "postgres" -> {
+                try (PostgresDatabase database = PostgresDatabase.create()) {
+                    measure(
+                            source,
+                            target,
+                            laneCount,
+                            warmup,
+                            database.jdbcUrl(),
+                            database.user(),
+                            database.password());
+                }
+            }
+            case "mariadb" -> {
+                // Sized as a target for bulk writes (the test kit's defaults are for small tests),
+                // and durable at every commit like the PostgreSQL target.
+                MariaDbConfig config =
+                        MariaDbConfig.builder()
+                                .extraOption("--innodb-buffer-pool-size=1G")
+                                .extraOption("--innodb-log-file-size=1G")
+                                .extraOption("--innodb-flush-log-at-trx-commit=1")
+                                .build();
+                try (MariaDbServer server = MariaDbServer.start(config)) {
+                    measure(
+                            source,
+                            target,
+                            laneCount,
+                            warmup,
+                            server.jdbcUrl(""),
+                            server.rootUser(),
+                            server.rootPassword());
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown target: value=" + target);
+        }
+    }
+
+    private void measure(
+            ApplySource source,
+            String target,
+            int laneCount,
+            boolean warmup,
+            String url,
+            String user,
+            String password)
+            throws Exception {
+        ApplierOptions options =
+                ApplierOptions.builder(url)
+                        .credentials(user, password == null || password.isEmpty() ? null : password)
+                        .consumerGroup("bench")
+                        .lanes(laneCount, Partitioner.parse(partitioner))
+                        .maxRows(maxRows)
+                        .build();
+        var os =
+                (com.sun.management.OperatingSystemMXBean)
+                        ManagementFactory.getOperatingSystemMXBean();
+        try (JdbcApplier applier = JdbcApplier.open(options)) {
+            Consumer consumer =
+                    Consumer.builder()
+                            .name("apply-bench")
+                            .relays(source.relayUrl())
+                            .bufferCapacity(256L << 20)
+                            .fetchMaxBytes(8L << 20)
+                            .batching(batch, Duration.ZERO)
+                            .callback(applier)
+                            .checkpointStore(applier.checkpointStore())
+                            .build();
+            long cpuStart = os.getProcessCpuTime();
+            long start = System.nanoTime();
+            consumer.start();
+            try {
+                while (lowest(applier.laneCheckpoints()) < source.endScn()) {
+                    if (consumer.state() == ConsumerState.FAILED) {
+                        throw new IllegalStateException(
+                                "consumer failed: " + consumer.failure().orElseThrow(),
+                                consumer.failure().orElseThrow());
+                    }
+                    LockSupport.parkNanos(2_000_000);
+                }
+            } finally {
+                consumer.close();
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double cpu = (os.getProcessCpuTime() - cpuStart) / 1e9 / seconds * 100;
+            long count = count(url, user, password, target);
+            if (count != source.rows()) {
+                throw new IllegalStateException(
+                        "target row count differs: target="
+                                + target
+                                + ", rows="
+                                + count
+                                + ", expected="
+                                + source.rows());
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %d | %s | %d | %.2f | %,.0f | %.1f | %d | %d | %.0f |%n",
+                    warmup ? target + " (warm-up)" : target,
+                    laneCount,
+                    partitioner,
+                    source.changes(),
+                    seconds,
+                    source.changes() / seconds,
+                    source.changes() * 1100 / seconds / 1e6,
+                    applier.commits(),
+                    applier.insertFallbacks(),
+                    cpu);
+        }
+    }
+
+    private static long lowest(long[] checkpoints) {
+        long lowest = Long.MAX_VALUE;
+        for (long scn : checkpoints) {
+            lowest = Math.min(lowest, scn);
+        }
+        return lowest;
+    }
+
+    private static long count(String url, String user, String password, String target)
+            throws Exception {
+        String table = target.equals("postgres") ? "bench.t1" : "`bench`.`t1`";
+        try (Connection connection =
+                        java.sql.DriverManager.getConnection(
+                                url, user, password == null ? "" : password);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT count(*) FROM " + table)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+}
