@@ -5,8 +5,11 @@ import io.changegrid.config.ConfigException;
 import io.changegrid.config.YamlConfigFile;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.checkpoint.FileCheckpointStore;
+import io.changegrid.consumer.cli.ClusterCommand;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.ConsumerSettings;
+import io.changegrid.consumer.config.GroupConfig;
+import io.changegrid.consumer.group.GroupMemberProcess;
 import io.changegrid.consumer.sink.CallbackLoader;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -31,12 +34,16 @@ import picocli.CommandLine.Spec;
  *          --set callback.type=jsonl --set callback.jsonl.file=/data/shop.jsonl
  * </pre>
  *
- * Exit status: 0 after a stop on request, 1 when the consumer stopped on an error, 2 for an invalid
- * configuration.
+ * With {@code cluster.zookeeper} set it runs as a member of a consumer group instead ({@link
+ * GroupMemberProcess}, docs/cluster.md); {@code consumer cluster status} shows a group.
+ *
+ * <p>Exit status: 0 after a stop on request, 1 when the consumer stopped on an error, 2 for an
+ * invalid configuration.
  */
 @Command(
         name = "consumer",
         mixinStandardHelpOptions = true,
+        subcommands = {ClusterCommand.class},
         description =
                 "Pulls a source's change stream from changegrid relays and hands whole transactions to a"
                         + " callback, checkpointing after every batch.")
@@ -79,6 +86,13 @@ public final class ConsumerMain implements Callable<Integer> {
             config = ConsumerSettings.SCHEMA.load(tree, overrides);
             if (policies != null && !(policies instanceof List)) {
                 throw new ConfigException(List.of("policies: expected a list: value=" + policies));
+            }
+            if (GroupConfig.isMember(config)) {
+                return GroupMemberProcess.run(
+                        tree,
+                        overrides,
+                        policies == null ? List.of() : (List<?>) policies,
+                        spec.commandLine().getErr());
             }
             consumerConfig =
                     ConsumerConfig.from(config, policies == null ? List.of() : (List<?>) policies);

@@ -9,6 +9,7 @@ import io.changegrid.fetchers.mysql.StartPosition;
 import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferConfig;
+import io.changegrid.relay.cluster.RelayRegistrar;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.http.RelayHttpServer;
@@ -54,6 +55,7 @@ public final class Relay implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile Throwable failure;
     private volatile boolean closing;
+    private volatile RelayRegistrar registrar;
 
     private Relay(RelayConfiguration configuration) throws Exception {
         this.config = configuration.settings();
@@ -129,6 +131,8 @@ public final class Relay implements AutoCloseable {
         Config config = configuration.settings();
         relay.http.start();
         relay.fetchThread.start();
+        // Registered once it serves, so a consumer group never finds a relay that cannot answer.
+        relay.registrar = RelayRegistrar.forRelay(config, relay.http.port());
         LOG.info(
                 "relay started: http=http://{}:{}/v1/status, source={}:{}, buffer={}",
                 config.get(RelaySettings.HTTP_HOST),
@@ -216,6 +220,9 @@ public final class Relay implements AutoCloseable {
             return;
         }
         closing = true;
+        if (registrar != null) {
+            registrar.close(); // consumers stop choosing this relay before it stops answering
+        }
         fetcher.stop();
         try {
             fetchThread.join(TimeUnit.SECONDS.toMillis(10));

@@ -85,6 +85,10 @@ public record ConsumerConfig(
         }
         checkBackoff(config, FETCH_BACKOFF, FETCH_BACKOFF_MAX, problems);
         checkBackoff(config, CALLBACK_RETRY_BACKOFF, CALLBACK_RETRY_BACKOFF_MAX, problems);
+        if (config.get(RELAYS).isEmpty() && !GroupConfig.isMember(config)) {
+            // Only a group member may leave them out: it finds them in ZooKeeper.
+            problems.add("missing required key: path=relays (" + RELAYS.doc() + ")");
+        }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }

@@ -168,6 +168,36 @@ public final class RelaySettings {
                             "Port of the relay's HTTP API (0: any free port).")
                     .validatedBy(v -> v >= 0 && v < 65536, "0..65535");
 
+    public static final ConfigKey<String> CLUSTER_ZOOKEEPER =
+            ConfigKey.of(
+                    "cluster.zookeeper",
+                    ValueKind.STRING,
+                    "",
+                    "ZooKeeper connect string (host:port,...[/chroot]) where the relay registers its source,"
+                            + " endpoint and captured tables for consumer groups to find (docs/cluster.md)."
+                            + " Empty: not registered.");
+    public static final ConfigKey<String> CLUSTER_ADVERTISED_URL =
+            ConfigKey.of(
+                            "cluster.advertisedUrl",
+                            ValueKind.STRING,
+                            "",
+                            "The base URL consumers reach this relay at, registered in ZooKeeper (empty:"
+                                    + " http://<http.host>:<port>, with the host name when http.host is 0.0.0.0).")
+                    .validatedBy(
+                            v -> v.isEmpty() || v.matches("http://[^/?#\\s]+(:\\d+)?/?"),
+                            "empty or http://host:port");
+    public static final ConfigKey<Duration> CLUSTER_SESSION_TIMEOUT =
+            ConfigKey.of(
+                            "cluster.sessionTimeout",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(10),
+                            "ZooKeeper session timeout: how long a crashed relay stays registered.")
+                    .validatedBy(
+                            v ->
+                                    v.compareTo(Duration.ofSeconds(1)) >= 0
+                                            && v.compareTo(Duration.ofMinutes(10)) <= 0,
+                            "1s..10m");
+
     public static final ConfigSchema SCHEMA =
             new ConfigSchema(
                     List.of(
@@ -191,7 +221,10 @@ public final class RelaySettings {
                             STATE_DIRECTORY,
                             STATE_SYNC_INTERVAL,
                             HTTP_HOST,
-                            HTTP_PORT));
+                            HTTP_PORT,
+                            CLUSTER_ZOOKEEPER,
+                            CLUSTER_ADVERTISED_URL,
+                            CLUSTER_SESSION_TIMEOUT));
 
     private RelaySettings() {}
 

@@ -1,0 +1,176 @@
+package io.changegrid.consumer.cluster;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.helix.HelixAdmin;
+import org.apache.helix.HelixDataAccessor;
+import org.apache.helix.HelixManager;
+import org.apache.helix.NotificationContext;
+import org.apache.helix.PropertyKey;
+import org.apache.helix.api.listeners.LiveInstanceChangeListener;
+import org.apache.helix.model.IdealState;
+import org.apache.helix.model.LiveInstance;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the group's placement ({@link GroupPlacement}) in its Helix ideal state, which is
+ * CUSTOMIZED: the member whose controller leads writes {@code stream_<p> → {owner: LEADER}} for
+ * every partition whenever the live members change, and Helix moves partitions to match (handing a
+ * LEADER over only after the old one stepped down). It also checks every second, so a leader
+ * elected after the change that concerned it still acts on it.
+ *
+ * <p><b>Quorum.</b> While no partition has a live owner (a group starting from nothing) and fewer
+ * than {@code quorum} members are live, nothing is written: the first member does not take every
+ * partition only to hand most of them on a moment later.
+ *
+ * <p>Threading: everything runs on the keeper's own thread ({@code group-placement}); Helix's
+ * callback only schedules a check there.
+ */
+final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlacementKeeper.class);
+    private static final long CHECK_MILLIS = 1_000;
+
+    private final HelixManager participant;
+    private final HelixManager controller;
+    private final String cluster;
+    private final int partitions;
+    private final int quorum;
+    private final ScheduledExecutorService timer;
+    private boolean leading; // guarded by this
+
+    PlacementKeeper(
+            HelixManager participant,
+            HelixManager controller,
+            String cluster,
+            int partitions,
+            int quorum) {
+        this.participant = participant;
+        this.controller = controller;
+        this.cluster = cluster;
+        this.partitions = partitions;
+        this.quorum = quorum;
+        this.timer =
+                Executors.newSingleThreadScheduledExecutor(
+                        runnable -> {
+                            Thread thread = new Thread(runnable, "group-placement");
+                            thread.setDaemon(true);
+                            return thread;
+                        });
+    }
+
+    void start() {
+        timer.scheduleWithFixedDelay(
+                this::reconcileQuietly, 0, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void onLiveInstanceChange(List<LiveInstance> live, NotificationContext context) {
+        // Not on Helix's event thread: a ZooKeeper call made there while the connection is down
+        // would wait for a reconnection that only that thread can process.
+        try {
+            timer.execute(this::reconcileQuietly);
+        } catch (RejectedExecutionException e) {
+            // Closed: the member is leaving.
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+
+    private void reconcileQuietly() {
+        try {
+            reconcile();
+        } catch (RuntimeException e) {
+            // Helix or ZooKeeper unavailable for a moment: the next check tries again.
+            LOG.warn(
+                    "group placement not updated, trying again: cluster={}, error={}",
+                    cluster,
+                    e.toString());
+        }
+    }
+
+    /** If this member leads, writes the placement the live members call for, when it changed. */
+    synchronized void reconcile() {
+        boolean leads =
+                participant.isConnected() && controller.isConnected() && controller.isLeader();
+        if (leads != leading) {
+            leading = leads;
+            LOG.info(
+                    leads
+                            ? "this member now places the group's partitions: cluster={}"
+                            : "this member no longer places the group's partitions: cluster={}",
+                    cluster);
+        }
+        if (!leads) {
+            return;
+        }
+        HelixDataAccessor data = participant.getHelixDataAccessor();
+        PropertyKey.Builder keys = data.keyBuilder();
+        List<String> live = new ArrayList<>(data.getChildNames(keys.liveInstances()));
+        live.sort(null);
+        HelixAdmin admin = participant.getClusterManagmentTool();
+        IdealState ideal = admin.getResourceIdealState(cluster, GroupLayout.RESOURCE);
+        if (ideal == null) {
+            return;
+        }
+        Map<Integer, String> previous = owners(ideal);
+        boolean running = previous.values().stream().anyMatch(live::contains);
+        if (live.isEmpty() || (!running && live.size() < quorum)) {
+            return;
+        }
+        SortedMap<Integer, String> placement = GroupPlacement.place(partitions, live, previous);
+        if (placement.equals(new TreeMap<>(previous))) {
+            return;
+        }
+        for (int partition = 0; partition < partitions; partition++) {
+            Map<String, String> state = new TreeMap<>();
+            String owner = placement.get(partition);
+            if (owner != null) {
+                state.put(owner, GroupLayout.OWNED);
+            }
+            ideal.getRecord().setMapField(GroupLayout.partitionName(partition), state);
+        }
+        admin.setResourceIdealState(cluster, GroupLayout.RESOURCE, ideal);
+        LOG.info(
+                "group placement written: cluster={}, members={}, moved={}",
+                cluster,
+                live,
+                moved(previous, placement));
+    }
+
+    /** The owner of each partition in the ideal state. */
+    static Map<Integer, String> owners(IdealState ideal) {
+        Map<Integer, String> owners = new HashMap<>();
+        for (Map.Entry<String, Map<String, String>> entry :
+                ideal.getRecord().getMapFields().entrySet()) {
+            for (Map.Entry<String, String> replica : entry.getValue().entrySet()) {
+                if (GroupLayout.OWNED.equals(replica.getValue())) {
+                    owners.put(GroupLayout.partitionIndex(entry.getKey()), replica.getKey());
+                }
+            }
+        }
+        return owners;
+    }
+
+    private static int moved(Map<Integer, String> before, Map<Integer, String> after) {
+        int moved = 0;
+        for (Map.Entry<Integer, String> entry : after.entrySet()) {
+            if (!entry.getValue().equals(before.get(entry.getKey()))) {
+                moved++;
+            }
+        }
+        return moved;
+    }
+}

@@ -1,0 +1,65 @@
+package io.changegrid.consumer.group;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+
+/**
+ * The JSON form of a {@link GroupStatus}, as {@code GET /v1/status} serves it:
+ *
+ * <pre>
+ * {"group":"orders","instance":"c1","connected":true,"leader":false,"relays":["http://r1:7070"],
+ *  "partitions":[{"partition":0,"epoch":3,"state":"RUNNING","relay":"http://r1:7070/",
+ *                 "startScn":..,"checkpointScn":..,"pulledScn":..,"lagMillis":12,
+ *                 "eventsDelivered":..,"transactionsDelivered":..}]}
+ * </pre>
+ */
+final class GroupStatusJson {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private GroupStatusJson() {}
+
+    static String write(GroupStatus status) {
+        StringWriter text = new StringWriter();
+        try (JsonGenerator json = JSON.createGenerator(text)) {
+            json.writeStartObject();
+            json.writeStringField("group", status.group());
+            json.writeStringField("instance", status.instance());
+            json.writeBooleanField("connected", status.connected());
+            json.writeBooleanField("leader", status.leader());
+            json.writeArrayFieldStart("relays");
+            for (String relay : status.relays()) {
+                json.writeString(relay);
+            }
+            json.writeEndArray();
+            json.writeArrayFieldStart("partitions");
+            for (PartitionStatus partition : status.partitions()) {
+                json.writeStartObject();
+                json.writeNumberField("partition", partition.partition());
+                json.writeNumberField("epoch", partition.epoch());
+                json.writeStringField("state", partition.state().name());
+                if (partition.relay() != null) {
+                    json.writeStringField("relay", partition.relay());
+                }
+                json.writeNumberField("startScn", partition.startScn());
+                json.writeNumberField("checkpointScn", partition.checkpointScn());
+                json.writeNumberField("pulledScn", partition.pulledScn());
+                json.writeNumberField("lagMillis", partition.lagMillis());
+                json.writeNumberField("eventsDelivered", partition.eventsDelivered());
+                json.writeNumberField("transactionsDelivered", partition.transactionsDelivered());
+                if (partition.error() != null) {
+                    json.writeStringField("error", partition.error());
+                }
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON to memory cannot fail", e);
+        }
+        return text.toString();
+    }
+}

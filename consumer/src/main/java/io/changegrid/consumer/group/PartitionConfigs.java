@@ -1,0 +1,133 @@
+package io.changegrid.consumer.group;
+
+import io.changegrid.config.Config;
+import io.changegrid.config.ConfigException;
+import io.changegrid.consumer.config.ConsumerConfig;
+import io.changegrid.consumer.config.ConsumerSettings;
+import io.changegrid.consumer.config.GroupConfig;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A group member's settings, validated once, and the consumer settings of each partition it takes
+ * on: the same settings with {@code subscription.partition} set to the partition and, when relays
+ * are discovered, {@code relays} set to the relays found. Going through the settings rather than
+ * copying the record keeps every rule of {@link ConsumerConfig#from} in force per partition.
+ *
+ * <p>Immutable.
+ */
+public final class PartitionConfigs {
+
+    private final Map<String, Object> tree;
+    private final Map<String, String> overrides;
+    private final List<?> policies;
+    private final Config config;
+    private final GroupConfig group;
+    private final ConsumerConfig template;
+
+    private PartitionConfigs(
+            Map<String, Object> tree,
+            Map<String, String> overrides,
+            List<?> policies,
+            Config config,
+            GroupConfig group,
+            ConsumerConfig template) {
+        this.tree = tree;
+        this.overrides = overrides;
+        this.policies = policies;
+        this.config = config;
+        this.group = group;
+        this.template = template;
+    }
+
+    /**
+     * Validates a member's settings as {@code ConsumerMain} reads them.
+     *
+     * @param tree the YAML document without its {@code policies:} list
+     * @param overrides {@code --set key=value} settings, which win
+     * @param policies the subscription's {@code policies:} list; empty for none
+     * @throws ConfigException listing every problem, each naming its key
+     * @throws IllegalArgumentException if the settings make no group member
+     */
+    public static PartitionConfigs of(
+            Map<String, Object> tree, Map<String, String> overrides, List<?> policies) {
+        Config config = ConsumerSettings.SCHEMA.load(tree, overrides);
+        List<String> problems = new ArrayList<>();
+        GroupConfig group = null;
+        ConsumerConfig template = null;
+        try {
+            group = GroupConfig.from(config);
+        } catch (ConfigException e) {
+            problems.addAll(e.problems());
+        }
+        try {
+            template = ConsumerConfig.from(config, policies);
+        } catch (ConfigException e) {
+            problems.addAll(e.problems());
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return new PartitionConfigs(
+                Collections.unmodifiableMap(new LinkedHashMap<>(tree)),
+                Map.copyOf(overrides),
+                policies,
+                config,
+                group,
+                template);
+    }
+
+    /**
+     * Validates settings given as {@code key path → value}, as {@code Consumer.builder()} takes
+     * them.
+     */
+    public static PartitionConfigs of(Map<String, Object> settings, List<?> policies) {
+        return of(settings, Map.of(), policies);
+    }
+
+    /** All settings, validated. */
+    public Config config() {
+        return config;
+    }
+
+    /** The group settings. */
+    public GroupConfig group() {
+        return group;
+    }
+
+    /** The relays configured; empty when the member discovers them. */
+    public List<URI> configuredRelays() {
+        return template.relays();
+    }
+
+    /** The consumer buffer's size, which each owned partition has. */
+    public int bufferCapacity() {
+        return template.bufferCapacity();
+    }
+
+    /** The tables the subscription names; empty for every table or a policy subscription. */
+    public List<String> subscriptionTables() {
+        return template.subscription().tables();
+    }
+
+    /**
+     * The settings of one partition's consumer.
+     *
+     * @param relays the relays to pull from, in failover order; empty to keep the configured ones
+     */
+    public ConsumerConfig forPartition(int partition, List<String> relays) {
+        Map<String, String> partitionOverrides = new HashMap<>(overrides);
+        partitionOverrides.put(
+                ConsumerSettings.SUBSCRIPTION_PARTITION.path(), Integer.toString(partition));
+        if (!relays.isEmpty()) {
+            partitionOverrides.put(ConsumerSettings.RELAYS.path(), String.join(",", relays));
+        }
+        return ConsumerConfig.from(
+                ConsumerSettings.SCHEMA.load(tree, partitionOverrides), policies);
+    }
+}

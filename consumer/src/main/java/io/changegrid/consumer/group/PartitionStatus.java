@@ -1,0 +1,30 @@
+package io.changegrid.consumer.group;
+
+/**
+ * One owned partition on its owner, for the status endpoint and logs.
+ *
+ * @param partition the partition
+ * @param epoch its ownership epoch on this member
+ * @param state where it is
+ * @param relay the relay pulled from now, or last; null before the first pull
+ * @param startScn the checkpoint its consumer started after; -1 if none
+ * @param checkpointScn the last checkpoint saved; -1 if none
+ * @param pulledScn the checkpoint after the last response pulled
+ * @param lagMillis how far the last checkpoint's commit time is behind the wall clock; -1 if
+ *     unknown
+ * @param eventsDelivered events handed to the callback, re-deliveries included
+ * @param transactionsDelivered transactions handed to the callback
+ * @param error why it failed or was fenced; null otherwise
+ */
+public record PartitionStatus(
+        int partition,
+        long epoch,
+        PartitionState state,
+        String relay,
+        long startScn,
+        long checkpointScn,
+        long pulledScn,
+        long lagMillis,
+        long eventsDelivered,
+        long transactionsDelivered,
+        String error) {}

@@ -1,0 +1,97 @@
+package io.changegrid.consumer.group;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * A group member's HTTP status endpoint on Jetty's core API: {@code GET /v1/status} answers the
+ * member's {@link GroupStatus} as JSON ({@link GroupStatusJson}); any other path a JSON 404.
+ *
+ * <p>Threading: Jetty's threads call the status supplier, which must be thread-safe.
+ */
+final class StatusEndpoint implements AutoCloseable {
+
+    private final Server server;
+    private final ServerConnector connector;
+
+    StatusEndpoint(String host, int port, Supplier<GroupStatus> status) {
+        QueuedThreadPool threads = new QueuedThreadPool(4, 1);
+        threads.setName("group-status-http");
+        threads.setDaemon(true);
+        server = new Server(threads);
+        connector = new ServerConnector(server, 1, 1);
+        connector.setHost(host);
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new StatusHandler(status));
+    }
+
+    void start() throws Exception {
+        server.start();
+    }
+
+    /** {@code http://host:port}, with the port actually bound. */
+    String url() {
+        return "http://" + connector.getHost() + ":" + connector.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("status endpoint did not stop cleanly", e);
+        }
+    }
+
+    private static final class StatusHandler extends Handler.Abstract.NonBlocking {
+
+        private final Supplier<GroupStatus> status;
+
+        StatusHandler(Supplier<GroupStatus> status) {
+            this.status = status;
+        }
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            String path = request.getHttpURI().getPath();
+            if (!"/v1/status".equals(path)) {
+                send(response, callback, 404, error("no such endpoint: path=" + path));
+            } else if (!"GET".equals(request.getMethod())) {
+                response.getHeaders().put(HttpHeader.ALLOW, "GET");
+                send(
+                        response,
+                        callback,
+                        405,
+                        error(
+                                "method not allowed: method="
+                                        + request.getMethod()
+                                        + ", allowed=GET"));
+            } else {
+                send(response, callback, 200, GroupStatusJson.write(status.get()));
+            }
+            return true;
+        }
+
+        private static String error(String message) {
+            return "{\"error\":\""
+                    + new String(JsonStringEncoder.getInstance().quoteAsString(message))
+                    + "\"}";
+        }
+
+        private static void send(Response response, Callback callback, int code, String json) {
+            response.setStatus(code);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            Content.Sink.write(response, true, json, callback);
+        }
+    }
+}

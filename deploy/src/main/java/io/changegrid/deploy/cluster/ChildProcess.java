@@ -1,0 +1,146 @@
+package io.changegrid.deploy.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One JVM of a local cluster: started in the background on the launcher's class path, its output
+ * appended to {@code logs/<name>.log} and its process id written to {@code pids/<name>.pid}, so
+ * that a later {@code stop} (another launcher process) and tests find it. A process is only ever
+ * signalled if its command line still names the cluster directory, so a recycled process id never
+ * hits an unrelated process.
+ */
+final class ChildProcess {
+
+    private static final String LOGBACK =
+            "-Dlogback.configurationFile=io/changegrid/deploy/cluster/logback-child.xml";
+
+    private ChildProcess() {}
+
+    /**
+     * Starts {@code main} with {@code args}.
+     *
+     * @return the process id
+     */
+    static long start(
+            ClusterDirectory directory,
+            String name,
+            List<String> javaOptions,
+            Class<?> main,
+            List<String> args)
+            throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(javaOptions);
+        command.add(LOGBACK);
+        // Names the cluster directory on the command line, so stop() can recognize the process.
+        command.add("-Dchangegrid.cluster=" + directory.root());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(main.getName());
+        command.addAll(args);
+        Path log = directory.log(name);
+        Files.createDirectories(log.getParent());
+        Process process =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                        .redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
+                        .start();
+        Path pid = directory.pidFile(name);
+        Files.createDirectories(pid.getParent());
+        Files.writeString(pid, Long.toString(process.pid()), StandardCharsets.US_ASCII);
+        return process.pid();
+    }
+
+    /** The running process of {@code name}, if its pid file names one of this cluster's. */
+    static Optional<ProcessHandle> find(ClusterDirectory directory, String name) {
+        Path pid = directory.pidFile(name);
+        if (!Files.exists(pid)) {
+            return Optional.empty();
+        }
+        try {
+            long id = Long.parseLong(Files.readString(pid, StandardCharsets.US_ASCII).trim());
+            return ProcessHandle.of(id)
+                    .filter(ProcessHandle::isAlive)
+                    .filter(
+                            handle ->
+                                    handle.info()
+                                            .commandLine()
+                                            .map(line -> line.contains(directory.root().toString()))
+                                            .orElse(false));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Stops {@code name}: SIGTERM, then SIGKILL after {@code grace}; removes its pid file.
+     *
+     * @return whether a process was running
+     */
+    static boolean stop(ClusterDirectory directory, String name, Duration grace)
+            throws IOException {
+        Optional<ProcessHandle> running = find(directory, name);
+        running.ifPresent(
+                handle -> {
+                    handle.destroy();
+                    try {
+                        handle.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (Exception e) {
+                        handle.destroyForcibly();
+                        handle.onExit().join();
+                    }
+                });
+        Files.deleteIfExists(directory.pidFile(name));
+        return running.isPresent();
+    }
+
+    /**
+     * Waits until {@code ready} holds.
+     *
+     * @throws IllegalStateException with the tail of its log if the process ends or the time is up
+     */
+    static void awaitReady(
+            ClusterDirectory directory, String name, Duration timeout, BooleanSupplier ready)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!ready.getAsBoolean()) {
+            if (find(directory, name).isEmpty()) {
+                throw new IllegalStateException(
+                        name + " ended while starting; its log:\n" + logTail(directory, name));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        name
+                                + " not ready in time: timeout="
+                                + timeout
+                                + "; its log:\n"
+                                + logTail(directory, name));
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    static String logTail(ClusterDirectory directory, String name) throws IOException {
+        Path log = directory.log(name);
+        if (!Files.exists(log)) {
+            return "(no log)";
+        }
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    }
+
+    private static java.io.File nullDevice() {
+        return new java.io.File(
+                System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+    }
+}

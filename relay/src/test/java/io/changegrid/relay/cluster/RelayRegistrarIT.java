@@ -1,0 +1,166 @@
+package io.changegrid.relay.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changegrid.testkit.EmbeddedZooKeeperExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** A relay's registration on a real ZooKeeper: made, kept across a session expiry, removed. */
+class RelayRegistrarIT {
+
+    @RegisterExtension
+    static final EmbeddedZooKeeperExtension ZOOKEEPER = new EmbeddedZooKeeperExtension();
+
+    private static final Duration SETTLE = Duration.ofSeconds(20);
+
+    private ZooKeeper reader;
+
+    @BeforeEach
+    void connect() throws Exception {
+        reader = connected(ZOOKEEPER.zooKeeper().connectString(), 0, null);
+    }
+
+    @AfterEach
+    void disconnect() throws Exception {
+        reader.close();
+    }
+
+    private static RelayRegistration registration(int source, int port) {
+        return new RelayRegistration(
+                source, "http://127.0.0.1:" + port, List.of("shop.*"), List.of("shop.audit"), -1);
+    }
+
+    private String read(String path) throws Exception {
+        Stat stat = reader.exists(path, false);
+        return stat == null
+                ? null
+                : new String(reader.getData(path, false, null), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldRegisterSourceEndpointAndTablesWhileRunningAndVanishWhenClosed() throws Exception {
+        RelayRegistration registration = registration(7, 7070);
+        RelayRegistrar registrar =
+                RelayRegistrar.start(
+                        ZOOKEEPER.zooKeeper().connectString(), Duration.ofSeconds(4), registration);
+        try {
+            Awaitility.await().atMost(SETTLE).until(registrar::isRegistered);
+
+            assertThat(registration.path()).isEqualTo("/changegrid/relays/7/127.0.0.1_7070");
+            assertThat(read(registration.path()))
+                    .isEqualTo(
+                            "{\"sourceId\":7,\"endpoint\":\"http://127.0.0.1:7070\","
+                                    + "\"include\":[\"shop.*\"],\"exclude\":[\"shop.audit\"],\"partition\":-1}");
+        } finally {
+            registrar.close();
+        }
+        assertThat(read(registration.path())).isNull();
+    }
+
+    @Test
+    void shouldRegisterAgainWhenTheSessionExpires() throws Exception {
+        RelayRegistration registration = registration(8, 7071);
+        try (RelayRegistrar registrar =
+                RelayRegistrar.start(
+                        ZOOKEEPER.zooKeeper().connectString(),
+                        Duration.ofSeconds(4),
+                        registration)) {
+            Awaitility.await().atMost(SETTLE).until(registrar::isRegistered);
+            Stat first = reader.exists(registration.path(), false);
+
+            // Expire the session as a server does after a pause: attach to it elsewhere, close it.
+            ZooKeeper session = registrar.handle();
+            connected(
+                            ZOOKEEPER.zooKeeper().connectString(),
+                            session.getSessionId(),
+                            session.getSessionPasswd())
+                    .close();
+
+            Awaitility.await()
+                    .atMost(SETTLE)
+                    .untilAsserted(
+                            () -> {
+                                Stat now = reader.exists(registration.path(), false);
+                                assertThat(now).isNotNull();
+                                assertThat(now.getEphemeralOwner())
+                                        .isNotEqualTo(first.getEphemeralOwner());
+                            });
+        }
+    }
+
+    @Test
+    void shouldReplaceTheNodeOfItsPreviousProcessWhenRestartedAtTheSameEndpoint() throws Exception {
+        RelayRegistration registration = registration(9, 7072);
+        ZooKeeper previous = connected(ZOOKEEPER.zooKeeper().connectString(), 0, null);
+        try {
+            previous.create(
+                    "/changegrid", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        } catch (org.apache.zookeeper.KeeperException.NodeExistsException e) {
+            // Made by an earlier test.
+        }
+        try {
+            previous.create(
+                    "/changegrid/relays",
+                    new byte[0],
+                    ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.PERSISTENT);
+        } catch (org.apache.zookeeper.KeeperException.NodeExistsException e) {
+            // Made by an earlier test.
+        }
+        previous.create(
+                "/changegrid/relays/9",
+                new byte[0],
+                ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                CreateMode.PERSISTENT);
+        previous.create(
+                registration.path(),
+                "stale".getBytes(StandardCharsets.UTF_8),
+                ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                CreateMode.EPHEMERAL);
+        try (RelayRegistrar registrar =
+                RelayRegistrar.start(
+                        ZOOKEEPER.zooKeeper().connectString(),
+                        Duration.ofSeconds(4),
+                        registration)) {
+            Awaitility.await().atMost(SETTLE).until(registrar::isRegistered);
+
+            assertThat(read(registration.path())).contains("\"sourceId\":9");
+        } finally {
+            previous.close();
+        }
+    }
+
+    /**
+     * A connected client; with a session id, attached to that session (password from ZooKeeper).
+     */
+    private static ZooKeeper connected(String connectString, long sessionId, byte[] password)
+            throws Exception {
+        CountDownLatch connected = new CountDownLatch(1);
+        Watcher watcher =
+                event -> {
+                    if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                        connected.countDown();
+                    }
+                };
+        ZooKeeper zooKeeper =
+                sessionId == 0
+                        ? new ZooKeeper(connectString, 4_000, watcher)
+                        : new ZooKeeper(connectString, 4_000, watcher, sessionId, password);
+        assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
+        return zooKeeper;
+    }
+}
