@@ -242,6 +242,11 @@ public final class EventBuffer implements AutoCloseable {
         return listeners.remove(listener);
     }
 
+    /** Listeners registered now: the relay's parked long-poll requests, among others. */
+    public int listenerCount() {
+        return listeners.size();
+    }
+
     /** The SCN of the oldest entry held, or {@link #NULL_SCN} if none was appended. */
     public long oldestScn() {
         return oldestScn;

@@ -7,6 +7,7 @@ import io.changegrid.relay.buffer.EventBufferReader;
 import io.changegrid.relay.http.JsonResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ByteBufferPool;
@@ -24,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * as the buffer's writer appends (the append listener only schedules the work, so the writer never
  * waits), or empty when its timeout fires. Whichever comes first claims the response; the Jetty
  * callback is completed exactly once.
+ *
+ * <p>However the request ends (answered, or failed by Jetty when its consumer went away), the
+ * exchange stops listening to the buffer. Nothing after {@link #start} touches the request's own
+ * state, which Jetty recycles once the request has completed: the writer walks a snapshot of the
+ * listeners and may still call one that has just been removed.
  *
  * <p>Threading: {@link #start} runs on a Jetty thread; wake-ups run on Jetty's executor; attempts
  * are serialized on this object because a buffer reader is single-threaded.
@@ -48,6 +54,8 @@ final class StreamExchange implements AppendListener {
     private final StreamBody body;
     private final Subscription subscription;
     private final ByteBufferPool pool;
+    private final Executor executor;
+    private final Scheduler scheduler;
     private boolean responded;
     private boolean parked;
     private Scheduler.Task timeout;
@@ -68,6 +76,8 @@ final class StreamExchange implements AppendListener {
         this.body = new StreamBody(registry);
         this.subscription = new Subscription(params.plan());
         this.pool = request.getComponents().getByteBufferPool();
+        this.executor = request.getComponents().getExecutor();
+        this.scheduler = request.getComponents().getScheduler();
     }
 
     synchronized void start() {
@@ -79,15 +89,18 @@ final class StreamExchange implements AppendListener {
                 return;
             }
             parked = true;
+            // A parked request is idle by design and its own timeout ends it: the connector's idle
+            // timeout (30 s) must not fail a long-poll that may wait up to 300 s.
+            request.addIdleTimeoutListener(idle -> false);
+            request.addFailureListener(this::onRequestFailed);
+            Request.addCompletionListener(request, failure -> onRequestCompleted());
             buffer.addListener(this);
             // An append between the attempt and the registration would never wake us: look again.
             if (attempt()) {
                 return;
             }
             timeout =
-                    request.getComponents()
-                            .getScheduler()
-                            .schedule(this::onTimeout, params.timeoutMs(), TimeUnit.MILLISECONDS);
+                    scheduler.schedule(this::onTimeout, params.timeoutMs(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             fail(e);
         }
@@ -97,7 +110,7 @@ final class StreamExchange implements AppendListener {
     @Override
     public void onAppend(long newestScn) {
         if (newestScn > params.from()) {
-            request.getComponents().getExecutor().execute(this::onData);
+            executor.execute(this::onData);
         }
     }
 
@@ -118,6 +131,21 @@ final class StreamExchange implements AppendListener {
             }
         } catch (RuntimeException e) {
             fail(e);
+        }
+    }
+
+    /** The consumer went away (connection closed, idle timeout) while the request was parked. */
+    private synchronized void onRequestFailed(Throwable failure) {
+        if (!responded) {
+            finish();
+            callback.failed(failure);
+        }
+    }
+
+    /** However the request ended, a parked exchange stops listening to the buffer. */
+    private synchronized void onRequestCompleted() {
+        if (!responded) {
+            finish();
         }
     }
 
