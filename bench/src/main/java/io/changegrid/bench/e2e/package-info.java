@@ -1,2 +1,5 @@
-/** The whitepaper's end-to-end run: binlog to relay to consumer callback, separate processes. */
+/**
+ * The whitepaper's end-to-end run: binlog to relays to consumer callbacks, every component its own
+ * process.
+ */
 package io.changegrid.bench.e2e;

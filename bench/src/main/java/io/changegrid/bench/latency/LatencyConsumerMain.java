@@ -1,6 +1,6 @@
 package io.changegrid.bench.latency;
 
-import io.changegrid.bench.stage2.InMemoryCheckpointStore;
+import io.changegrid.bench.consumer.InMemoryCheckpointStore;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.CheckpointStore;
@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The measuring consumer of the latency run, its own JVM: for every insert into {@code
- * bench.latency} it takes {@code System.nanoTime()} minus the {@code sent} column the load
+ * <database>.latency} it takes {@code System.nanoTime()} minus the {@code sent} column the load
  * generator wrote just before committing (CLOCK_MONOTONIC on Linux, so comparable across the two
  * processes), and after {@code count} rows prints p50/p90/p99/p99.9/max in milliseconds as one JSON
  * line.

@@ -1,5 +1,6 @@
 package io.changegrid.bench.stage1;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
@@ -7,28 +8,99 @@ import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.changegrid.bench.harness.BenchSource;
+import io.changegrid.bench.harness.JavaProcess;
+import io.changegrid.bench.harness.ResultFile;
 import io.changegrid.fetchers.mysql.BinlogPosition;
-import io.changegrid.testkit.MariaDbServer;
+import io.changegrid.relay.RelayMain;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The ceiling of stage 1: a bare {@link BinaryLogClient} with the library's default deserializer
- * reading the same binlog range and doing nothing with the rows but counting them.
+ * reading the same binlog range and doing nothing with the rows but counting them. {@link #run}
+ * starts it in its own JVM, as cold as a relay's, with the relay's heap; {@link #main} is that JVM.
  */
-final class BareBinlogReader {
+public final class BareBinlogReader {
 
-    /** What the bare reader did. */
+    /** Server id of the bare reader; relays use theirs. */
+    private static final long SERVER_ID = 9_999;
+
+    /** What the bare reader did: rows counted, seconds to the last row, CPU of its thread. */
     record Result(long rows, double seconds, double cpuSeconds) {}
 
     private BareBinlogReader() {}
 
-    static Result read(MariaDbServer server, BinlogPosition from, BinlogPosition to)
+    /**
+     * Reads the range in a new JVM with heap {@code heap}.
+     *
+     * @throws IllegalStateException with the log if it fails
+     */
+    static Result run(
+            BenchSource source, BinlogPosition from, BinlogPosition to, String heap, Path log)
+            throws IOException, InterruptedException {
+        List<String> command =
+                JavaProcess.command(
+                        heap,
+                        List.of(),
+                        BareBinlogReader.class.getName(),
+                        List.of(
+                                source.host(),
+                                Integer.toString(source.port()),
+                                source.user(),
+                                source.password(),
+                                from.toString(),
+                                to.toString()));
+        Process process = JavaProcess.start(command, log);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException("bare reader failed: log=" + log);
+        }
+        for (String line : Files.readAllLines(log)) {
+            if (line.startsWith("{\"rows\"")) {
+                JsonNode result = ResultFile.JSON.readTree(line);
+                return new Result(
+                        result.get("rows").asLong(),
+                        result.get("seconds").asDouble(),
+                        result.get("cpuSeconds").asDouble());
+            }
+        }
+        throw new IllegalStateException("bare reader printed no result: log=" + log);
+    }
+
+    /** {@code host port user password from to}: reads and prints one JSON line. */
+    public static void main(String[] args) throws IOException {
+        RelayMain.routeJavaUtilLogging();
+        Result result =
+                read(
+                        args[0],
+                        Integer.parseInt(args[1]),
+                        args[2],
+                        args[3],
+                        BinlogPosition.parse(args[4]),
+                        BinlogPosition.parse(args[5]));
+        System.out.printf(
+                Locale.ROOT,
+                "{\"rows\":%d,\"seconds\":%.4f,\"cpuSeconds\":%.4f}%n",
+                result.rows(),
+                result.seconds(),
+                result.cpuSeconds());
+    }
+
+    private static Result read(
+            String host,
+            int port,
+            String user,
+            String password,
+            BinlogPosition from,
+            BinlogPosition to)
             throws IOException {
-        BinaryLogClient client =
-                new BinaryLogClient(server.host(), server.port(), server.user(), server.password());
-        client.setServerId(9_999);
+        BinaryLogClient client = new BinaryLogClient(host, port, user, password);
+        client.setServerId(SERVER_ID);
         client.setKeepAlive(false);
         client.setBinlogFilename(from.file());
         client.setBinlogPosition(from.offset());

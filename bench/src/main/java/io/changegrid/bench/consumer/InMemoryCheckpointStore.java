@@ -1,10 +1,10 @@
-package io.changegrid.bench.stage2;
+package io.changegrid.bench.consumer;
 
 import io.changegrid.consumer.api.CheckpointStore;
 import java.util.OptionalLong;
 
 /**
- * A checkpoint kept in memory: the benchmark consumers start from the oldest event every run and
+ * A checkpoint kept in memory: the measuring consumers start from the oldest event every run and
  * measure delivery, not the disk.
  */
 public final class InMemoryCheckpointStore implements CheckpointStore {

@@ -1,0 +1,269 @@
+package io.changegrid.bench.e2e;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changegrid.bench.consumer.ConsumerFleet;
+import io.changegrid.bench.consumer.ConsumerOptions;
+import io.changegrid.bench.consumer.ConsumerSpec;
+import io.changegrid.bench.consumer.Delivery;
+import io.changegrid.bench.harness.BenchSource;
+import io.changegrid.bench.harness.Machine;
+import io.changegrid.bench.harness.OptionProblems;
+import io.changegrid.bench.harness.Partitioning;
+import io.changegrid.bench.harness.ResultFile;
+import io.changegrid.bench.harness.ResultTable;
+import io.changegrid.bench.harness.SourceOptions;
+import io.changegrid.bench.harness.WorkDirectory;
+import io.changegrid.bench.load.LoadShape;
+import io.changegrid.bench.load.LoadedRange;
+import io.changegrid.bench.load.WorkloadOptions;
+import io.changegrid.bench.relay.CatchUp;
+import io.changegrid.bench.relay.RelayFleet;
+import io.changegrid.bench.relay.RelayOptions;
+import io.changegrid.bench.relay.RelayPlan;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The whitepaper's end-to-end run (Table 3): the load is written; the consumer processes start and
+ * wait; then the relay processes start over the binlog range. Timed from the first relay's first
+ * publish to the last consumer's last event (both {@code System.nanoTime}, CLOCK_MONOTONIC on
+ * Linux, so the processes' times compare). Relays split the source (by table); consumer {@code j}
+ * reads relay {@code j mod relays}, and the consumers of one relay split its stream.
+ */
+@Command(
+        name = "e2e",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description =
+                "End to end: binlog to relays to consumer callbacks, separate processes"
+                        + " (whitepaper Table 3).")
+public final class EndToEndCommand implements Callable<Integer> {
+
+    @Mixin WorkloadOptions workload = new WorkloadOptions();
+
+    @Option(
+            names = "--topologies",
+            split = ",",
+            paramLabel = "RELAYSxCONSUMERS",
+            description =
+                    "Relays x consumers to run, e.g. 1x1,3x3 (consumers >= relays)."
+                            + " Default: 3x3, the whitepaper's.")
+    List<String> topologies = List.of("3x3");
+
+    @Mixin ConsumerOptions consumerOptions = new ConsumerOptions();
+
+    @Option(names = "--repeat", description = "Runs of every topology. Default: ${DEFAULT-VALUE}.")
+    int repeat = 1;
+
+    @Mixin RelayOptions relayOptions = new RelayOptions();
+
+    @Mixin SourceOptions sourceOptions = new SourceOptions();
+
+    @Option(
+            names = "--results",
+            description = "File the JSON result lines are appended to. Default: ${DEFAULT-VALUE}.")
+    Path results = Path.of("bench/results/e2e.jsonl");
+
+    /** A number of relays and of consumers. */
+    record Topology(int relays, int consumers) {
+        static Topology parse(String text, OptionProblems problems) {
+            String[] parts = text.toLowerCase(java.util.Locale.ROOT).split("x");
+            try {
+                Topology topology =
+                        new Topology(
+                                Integer.parseInt(parts[0].trim()),
+                                Integer.parseInt(parts[1].trim()));
+                problems.check(
+                        topology.relays >= 1
+                                && topology.relays <= 16
+                                && topology.consumers >= topology.relays
+                                && topology.consumers <= 64,
+                        "--topologies",
+                        "relays must be 1..16 and consumers relays..64",
+                        text);
+                return topology;
+            } catch (RuntimeException e) {
+                problems.add("--topologies", "expected RELAYSxCONSUMERS, e.g. 3x3", text);
+                return new Topology(1, 1);
+            }
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        OptionProblems problems = new OptionProblems();
+        LoadShape shape = workload.shape(problems);
+        relayOptions.check(problems);
+        consumerOptions.check(problems);
+        List<Topology> parsed = new ArrayList<>();
+        for (String text : topologies) {
+            parsed.add(Topology.parse(text, problems));
+        }
+        problems.check(repeat >= 1, "--repeat", "must be at least 1", repeat);
+        problems.throwIfAny();
+
+        Set<Integer> tableSplits = new HashSet<>();
+        for (Topology topology : parsed) {
+            if (relayOptions.partitioning() == Partitioning.TABLE) {
+                tableSplits.add(topology.relays());
+            }
+            if (consumerOptions.partitioning() == Partitioning.TABLE) {
+                tableSplits.add(topology.consumers());
+            }
+        }
+        List<ObjectNode> lines = new ArrayList<>();
+        try (WorkDirectory work = WorkDirectory.create("e2e");
+                BenchSource source =
+                        BenchSource.open(sourceOptions, shape.dataBytes(), shape.frameBytes())) {
+            LoadedRange range = LoadedRange.write(source, shape, tableSplits);
+            for (int r = 1; r <= repeat; r++) {
+                for (Topology topology : parsed) {
+                    for (String format : consumerOptions.formats()) {
+                        for (String compression : consumerOptions.compressions()) {
+                            ObjectNode line =
+                                    run(
+                                            source,
+                                            range,
+                                            shape,
+                                            topology,
+                                            format,
+                                            compression,
+                                            work,
+                                            r);
+                            lines.add(line);
+                            ResultFile.append(results, line);
+                        }
+                    }
+                }
+            }
+            work.succeeded();
+        }
+        return ResultTable.printCounted(
+                System.out,
+                "End to end (binlog to relays to consumer callbacks)",
+                lines,
+                line -> true);
+    }
+
+    private ObjectNode run(
+            BenchSource source,
+            LoadedRange range,
+            LoadShape shape,
+            Topology topology,
+            String format,
+            String compression,
+            WorkDirectory work,
+            int repetition)
+            throws Exception {
+        int most =
+                java.util.Arrays.stream(range.tables().tablesPerPartition(topology.relays()))
+                        .max()
+                        .orElse(0);
+        RelayPlan plan =
+                relayOptions.ingestPlan(
+                        topology.relays(), shape, most / (double) shape.tables(), List.of());
+        String name =
+                topology.relays()
+                        + (topology.relays() == 1 ? " relay, " : " relays, ")
+                        + topology.consumers()
+                        + (topology.consumers() == 1 ? " consumer, " : " consumers, ")
+                        + format
+                        + (compression.equals("none") ? "" : "+" + compression);
+        System.err.println("end to end: " + name + (repeat > 1 ? ", run " + repetition : ""));
+        String warning =
+                Machine.oversubscription(
+                        System.err,
+                        topology.relays()
+                                + " relay(s) + "
+                                + topology.consumers()
+                                + " consumer(s)"
+                                + (source.isPrivate() ? " + MariaDB" : ""),
+                        topology.relays() + topology.consumers() + (source.isPrivate() ? 1 : 0));
+        Path part =
+                work.newPart(
+                        "e2e-"
+                                + topology.relays()
+                                + "x"
+                                + topology.consumers()
+                                + "-"
+                                + format
+                                + "-"
+                                + compression
+                                + "-"
+                                + repetition);
+        List<Integer> ports = RelayFleet.freePorts(topology.relays());
+        List<ConsumerSpec> specs =
+                ConsumerSpec.assign(
+                        ports.stream().map(RelayFleet::url).toList(),
+                        topology.consumers(),
+                        consumerOptions.partitioning(),
+                        source.database(),
+                        format,
+                        compression,
+                        range.to().scn() - 1,
+                        consumerOptions.bufferBytes());
+        OptionalDouble sourceCpuBefore;
+        CatchUp catchUp;
+        Delivery delivery;
+        try (ConsumerFleet consumers =
+                ConsumerFleet.start(
+                        specs, consumerOptions.heap(), consumerOptions.javaOptions(), part)) {
+            consumers.awaitReady();
+            consumers.go(); // they look for the relays every 10-50 ms until these answer
+            sourceCpuBefore = source.cpuSeconds();
+            try (RelayFleet relays = RelayFleet.start(source, range.from(), plan, part, ports)) {
+                relays.releaseTogether();
+                catchUp = relays.awaitCatchUp(range.to(), range.load().events());
+                delivery = consumers.await(range.load().events());
+            }
+        }
+        OptionalDouble sourceCpuAfter = source.cpuSeconds();
+        double seconds = (delivery.lastNanos() - catchUp.firstNanos()) / 1e9;
+        ObjectNode line = ResultFile.newLine("e2e");
+        line.put("configuration", name);
+        line.put("relays", topology.relays());
+        line.put("consumers", topology.consumers());
+        line.put("partitioning", topology.relays() == 1 ? "none" : plan.partitioning().label());
+        line.put("consumerPartitioning", consumerOptions.partitioning().label());
+        line.put("format", format);
+        line.put("compression", compression);
+        range.describe(line, shape, source.describe());
+        ResultFile.putThroughput(
+                line,
+                delivery.events(),
+                range.load().events(),
+                seconds,
+                catchUp.bytes(),
+                catchUp.cpuSeconds() + delivery.cpuSeconds());
+        line.put("processes", topology.relays() + topology.consumers());
+        line.put("bufferBytes", plan.bufferBytes());
+        line.put("machineCpuRelayWindow", ResultFile.round(catchUp.machineCores(), 2));
+        line.put("harnessCpu", ResultFile.round(catchUp.harnessCores(), 2));
+        line.put("relayStartSkewSeconds", ResultFile.round(catchUp.startSkewNanos() / 1e9, 3));
+        line.put("heapMax", Math.max(catchUp.heapMax(), delivery.heapMax()));
+        line.put("relaySeconds", ResultFile.round(catchUp.seconds(), 3));
+        line.put("relayCpu", ResultFile.round(catchUp.cores(), 2));
+        line.put("consumerCpu", ResultFile.round(delivery.cpuSeconds() / seconds, 2));
+        if (sourceCpuBefore.isPresent() && sourceCpuAfter.isPresent()) {
+            line.put(
+                    "sourceCpu",
+                    ResultFile.round(
+                            (sourceCpuAfter.getAsDouble() - sourceCpuBefore.getAsDouble())
+                                    / seconds,
+                            2));
+        }
+        if (warning != null) {
+            line.put("warning", warning);
+        }
+        line.put("repetition", repetition);
+        return line;
+    }
+}

@@ -1,0 +1,40 @@
+package io.changegrid.bench.relay;
+
+/**
+ * What a set of relays did reading a binlog range, measured from outside: from the first relay's
+ * first publish to the last relay reaching the end of the range.
+ *
+ * @param events row events published, all relays together
+ * @param bytes frame bytes published
+ * @param firstNanos {@link System#nanoTime()} when the first relay had published (CLOCK_MONOTONIC
+ *     on Linux, comparable with the consumers' times)
+ * @param doneNanos when the last relay had read the whole range
+ * @param cpuSeconds CPU the relays used within their own windows, together
+ * @param heapMax the most heap any one relay used
+ * @param lastScn the highest SCN published, for consumers to know the end
+ * @param machineCores cores the whole machine kept busy in the window (-1: unknown)
+ * @param harnessCores cores the harness process kept busy in the window
+ * @param startSkewNanos from the first relay's first publish to the last relay's: relay JVMs start
+ *     together but their start-ups stagger on shared cores, and the window includes that
+ */
+public record CatchUp(
+        long events,
+        long bytes,
+        long firstNanos,
+        long doneNanos,
+        double cpuSeconds,
+        long heapMax,
+        long lastScn,
+        double machineCores,
+        double harnessCores,
+        long startSkewNanos) {
+
+    public double seconds() {
+        return (doneNanos - firstNanos) / 1e9;
+    }
+
+    /** Cores the relays kept busy on average. */
+    public double cores() {
+        return cpuSeconds / seconds();
+    }
+}

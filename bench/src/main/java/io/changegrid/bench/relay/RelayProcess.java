@@ -1,0 +1,175 @@
+package io.changegrid.bench.relay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changegrid.bench.harness.BenchSource;
+import io.changegrid.bench.harness.JavaProcess;
+import io.changegrid.bench.harness.ResultFile;
+import io.changegrid.fetchers.mysql.BinlogPosition;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One relay JVM ({@code io.changegrid.relay.RelayMain}) reading a source from a given position,
+ * with its configuration, log and state in a work directory; its status and metrics read over its
+ * HTTP API.
+ *
+ * <p>Threading: one harness thread uses it.
+ */
+public final class RelayProcess implements AutoCloseable {
+
+    /** Server ids of relays start here; the bare reader uses another. */
+    static final int FIRST_SERVER_ID = 7001;
+
+    private final int index;
+    private final Process process;
+    private final String baseUrl;
+    private final Path log;
+    private final RelayHttp http = new RelayHttp();
+    private final KeepAliveGet statusGet;
+
+    private RelayProcess(int index, Process process, String baseUrl, Path log) {
+        this.index = index;
+        this.process = process;
+        this.baseUrl = baseUrl;
+        this.log = log;
+        java.net.URI uri = java.net.URI.create(baseUrl);
+        this.statusGet = new KeepAliveGet(uri.getHost(), uri.getPort());
+    }
+
+    /**
+     * Writes relay {@code index}'s configuration and starts it.
+     *
+     * @param from where it starts reading
+     * @param port the port of its HTTP API
+     */
+    static RelayProcess start(
+            BenchSource source, BinlogPosition from, RelayPlan plan, int index, int port, Path work)
+            throws IOException {
+        Path config = work.resolve("relay-" + index + ".yaml");
+        // JSON is YAML too: written by Jackson, no hand-made quoting.
+        Files.writeString(config, ResultFile.toText(config(source, from, plan, index, port, work)));
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-XX:MaxDirectMemorySize=" + (plan.bufferBytes() + (256L << 20)));
+        for (String option : plan.javaOptions()) {
+            jvm.add(
+                    option.replace("{relay}", Integer.toString(index))
+                            .replace("{run}", work.getFileName().toString()));
+        }
+        List<String> command =
+                JavaProcess.command(
+                        plan.heap(),
+                        jvm,
+                        "io.changegrid.relay.RelayMain",
+                        List.of("--config", config.toString()));
+        if (index == 0) {
+            System.err.println("relay command: " + JavaProcess.describe(command));
+        }
+        Path log = work.resolve("relay-" + index + ".log");
+        return new RelayProcess(index, JavaProcess.start(command, log), RelayFleet.url(port), log);
+    }
+
+    private static ObjectNode config(
+            BenchSource source,
+            BinlogPosition from,
+            RelayPlan plan,
+            int index,
+            int port,
+            Path work) {
+        ObjectNode root = ResultFile.JSON.createObjectNode();
+        ObjectNode sourceNode = root.putObject("source");
+        sourceNode.put("host", source.host());
+        sourceNode.put("port", source.port());
+        sourceNode.put("user", source.user());
+        sourceNode.put("password", source.password());
+        sourceNode.put("serverId", FIRST_SERVER_ID + index);
+        sourceNode.put("start", from.toString());
+        // Consumers see the end of the range soon after the last transaction.
+        sourceNode.put("heartbeatInterval", "100ms");
+        ObjectNode capture = root.putObject("capture");
+        capture.putArray("include").add(source.database() + ".*");
+        capture.put("partition", plan.relays() > 1 ? index : -1);
+        ObjectNode buffer = root.putObject("buffer");
+        buffer.put("capacity", plan.bufferBytes() + "B");
+        buffer.put("segmentSize", "64MiB");
+        buffer.put("storage", plan.storage());
+        Path shm = Path.of("/dev/shm");
+        buffer.put("directory", (Files.isDirectory(shm) ? shm : work).toString());
+        root.putObject("state")
+                .put("directory", work.resolve("relay-" + index + "-state").toString());
+        root.putObject("http").put("port", port);
+        List<Object> policies = plan.relayPolicies(source.database());
+        if (!policies.isEmpty()) {
+            root.set("policies", ResultFile.JSON.valueToTree(policies));
+        }
+        return root;
+    }
+
+    /** The relay's {@code /v1/status}, or {@code null} while it does not answer. */
+    JsonNode status() {
+        String text = statusGet.get("/v1/status");
+        try {
+            return text == null ? null : ResultFile.JSON.readTree(text);
+        } catch (java.io.IOException e) {
+            return null; // cut short while the relay stops; the next poll asks again
+        }
+    }
+
+    /** The relay's Prometheus metrics, or {@code null} while it does not answer. */
+    String metrics() throws InterruptedException {
+        return http.text(baseUrl + "/metrics");
+    }
+
+    /**
+     * @throws IllegalStateException naming the log if the process has exited
+     */
+    void checkAlive() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(
+                    "relay exited: relay="
+                            + index
+                            + ", code="
+                            + process.exitValue()
+                            + ", log="
+                            + log);
+        }
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    public ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** CPU seconds the process has used so far. */
+    public double cpuSeconds() {
+        return JavaProcess.cpuSeconds(process.toHandle());
+    }
+
+    @Override
+    public void close() {
+        statusGet.close();
+        JavaProcess.stop(process);
+    }
+
+    /** A TCP port free now, for a relay's HTTP API. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

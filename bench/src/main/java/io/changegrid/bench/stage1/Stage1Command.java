@@ -1,0 +1,270 @@
+package io.changegrid.bench.stage1;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changegrid.bench.harness.BenchSource;
+import io.changegrid.bench.harness.Machine;
+import io.changegrid.bench.harness.OptionProblems;
+import io.changegrid.bench.harness.ResultFile;
+import io.changegrid.bench.harness.ResultTable;
+import io.changegrid.bench.harness.SourceOptions;
+import io.changegrid.bench.harness.WorkDirectory;
+import io.changegrid.bench.load.LoadShape;
+import io.changegrid.bench.load.LoadedRange;
+import io.changegrid.bench.load.WorkloadOptions;
+import io.changegrid.bench.relay.CatchUp;
+import io.changegrid.bench.relay.PolicyFile;
+import io.changegrid.bench.relay.RelayFleet;
+import io.changegrid.bench.relay.RelayOptions;
+import io.changegrid.bench.relay.RelayPlan;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The whitepaper's stage 1 (Table 1): the load is written with nothing replicating; then, over the
+ * same binlog range, a bare {@code BinaryLogClient} (the ceiling) and, for each relay count, that
+ * many relay processes splitting the source, timed from the first publish to the last relay
+ * reaching the end. With {@code --policies}, every relay count runs pass-through and with the
+ * policies, and the ratio is reported.
+ */
+@Command(
+        name = "stage1",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = "Stage 1: MySQL/MariaDB binlog to relay event buffer (whitepaper Table 1).")
+public final class Stage1Command implements Callable<Integer> {
+
+    @Mixin WorkloadOptions workload = new WorkloadOptions();
+
+    @Option(
+            names = "--relays",
+            split = ",",
+            description = "Relay counts to run, each over the same binlog, e.g. 1,2,3. Default: 1.")
+    List<Integer> relays = List.of(1);
+
+    @Option(
+            names = "--policies",
+            description =
+                    "A YAML file with a policies: list for the relays (e.g."
+                            + " bench/policies/chain.yaml); each relay count then runs"
+                            + " pass-through and with them.")
+    Path policies;
+
+    @Option(
+            names = "--repeat",
+            description =
+                    "Runs of every configuration (and of the bare reader) over the same binlog."
+                            + " Default: ${DEFAULT-VALUE}.")
+    int repeat = 1;
+
+    @Mixin RelayOptions relayOptions = new RelayOptions();
+
+    @Mixin SourceOptions sourceOptions = new SourceOptions();
+
+    @Option(
+            names = "--results",
+            description = "File the JSON result lines are appended to. Default: ${DEFAULT-VALUE}.")
+    Path results = Path.of("bench/results/stage1.jsonl");
+
+    @Override
+    public Integer call() throws Exception {
+        OptionProblems problems = new OptionProblems();
+        LoadShape shape = workload.shape(problems);
+        relayOptions.check(problems);
+        for (int count : relays) {
+            problems.check(count >= 1 && count <= 16, "--relays", "each must be 1..16", relays);
+        }
+        problems.check(repeat >= 1, "--repeat", "must be at least 1", repeat);
+        List<?> policyList =
+                policies == null ? List.of() : PolicyFile.read(policies, "--policies", problems);
+        problems.throwIfAny();
+
+        List<ObjectNode> lines = new ArrayList<>();
+        try (WorkDirectory work = WorkDirectory.create("stage1");
+                BenchSource source =
+                        BenchSource.open(sourceOptions, shape.dataBytes(), shape.frameBytes())) {
+            LoadedRange range = LoadedRange.write(source, shape, new HashSet<>(relays));
+            for (int r = 1; r <= repeat; r++) {
+                BareBinlogReader.Result bare =
+                        BareBinlogReader.run(
+                                source,
+                                range.from(),
+                                range.to(),
+                                relayOptions.heap(),
+                                work.newPart("bare-" + r).resolve("bare.log"));
+                System.err.printf(
+                        Locale.ROOT,
+                        "bare BinaryLogClient: %,d rows in %.2f s = %,.0f rows/s%n",
+                        bare.rows(),
+                        bare.seconds(),
+                        bare.rows() / bare.seconds());
+                record(lines, bareLine(bare, range, shape, source));
+                for (int count : relays) {
+                    record(lines, run(source, range, shape, count, List.of(), bare, work, r));
+                    if (!policyList.isEmpty()) {
+                        record(lines, run(source, range, shape, count, policyList, bare, work, r));
+                    }
+                }
+            }
+            work.succeeded();
+        }
+        // A policy may filter rows out: only pass-through runs must count every generated event.
+        int status =
+                ResultTable.printCounted(
+                        System.out,
+                        "Stage 1 (binlog to relay event buffer)",
+                        lines,
+                        line -> line.get("policies").asText().equals("none"));
+        printRatios(lines);
+        return status;
+    }
+
+    private ObjectNode run(
+            BenchSource source,
+            LoadedRange range,
+            LoadShape shape,
+            int count,
+            List<?> policyList,
+            BareBinlogReader.Result bare,
+            WorkDirectory work,
+            int repetition)
+            throws Exception {
+        int[] perPartition = range.tables().tablesPerPartition(count);
+        int most = java.util.Arrays.stream(perPartition).max().orElse(0);
+        RelayPlan plan =
+                relayOptions.ingestPlan(count, shape, most / (double) shape.tables(), policyList);
+        String name =
+                count
+                        + (count == 1 ? " relay" : " relays by " + plan.partitioning().label())
+                        + (policyList.isEmpty() ? "" : " + policies");
+        System.err.println("stage 1: " + name + (repeat > 1 ? ", run " + repetition : ""));
+        String warning =
+                Machine.oversubscription(
+                        System.err,
+                        count
+                                + (count == 1 ? " relay" : " relays")
+                                + (source.isPrivate() ? " + MariaDB" : ""),
+                        count + (source.isPrivate() ? 1 : 0));
+        OptionalDouble sourceCpuBefore = source.cpuSeconds();
+        CatchUp catchUp;
+        try (RelayFleet fleet =
+                RelayFleet.start(
+                        source,
+                        range.from(),
+                        plan,
+                        work.newPart(
+                                "relays-"
+                                        + count
+                                        + "-"
+                                        + chainName(policyList)
+                                        + "-"
+                                        + repetition))) {
+            fleet.releaseTogether();
+            catchUp = fleet.awaitCatchUp(range.to(), range.load().events());
+        }
+        OptionalDouble sourceCpuAfter = source.cpuSeconds();
+        ObjectNode line = ResultFile.newLine("stage1");
+        line.put("configuration", name);
+        line.put("relays", count);
+        line.put("partitioning", count == 1 ? "none" : plan.partitioning().label());
+        line.put("tablesPerRelay", java.util.Arrays.toString(perPartition));
+        line.put("policies", policyList.isEmpty() ? "none" : policies.getFileName().toString());
+        range.describe(line, shape, source.describe());
+        ResultFile.putThroughput(
+                line,
+                catchUp.events(),
+                range.load().events(),
+                catchUp.seconds(),
+                catchUp.bytes(),
+                catchUp.cpuSeconds());
+        line.put("processes", count);
+        line.put("machineCpu", ResultFile.round(catchUp.machineCores(), 2));
+        line.put("harnessCpu", ResultFile.round(catchUp.harnessCores(), 2));
+        line.put("relayStartSkewSeconds", ResultFile.round(catchUp.startSkewNanos() / 1e9, 3));
+        line.put("heapMax", catchUp.heapMax());
+        line.put("heapLimit", plan.heap());
+        line.put("bufferBytes", plan.bufferBytes());
+        line.put("bareEventsPerSec", Math.round(bare.rows() / bare.seconds()));
+        line.put(
+                "ratio",
+                ResultFile.round(
+                        catchUp.events() / catchUp.seconds() / (bare.rows() / bare.seconds()), 3));
+        if (sourceCpuBefore.isPresent() && sourceCpuAfter.isPresent()) {
+            line.put(
+                    "sourceCpu",
+                    ResultFile.round(
+                            (sourceCpuAfter.getAsDouble() - sourceCpuBefore.getAsDouble())
+                                    / catchUp.seconds(),
+                            2));
+        }
+        if (warning != null) {
+            line.put("warning", warning);
+        }
+        line.put("repetition", repetition);
+        return line;
+    }
+
+    private void record(List<ObjectNode> lines, ObjectNode line) throws java.io.IOException {
+        lines.add(line);
+        ResultFile.append(results, line);
+    }
+
+    /** "pass" or "policies", for the run's directory name. */
+    private static String chainName(List<?> policyList) {
+        return policyList.isEmpty() ? "pass" : "policies";
+    }
+
+    private static ObjectNode bareLine(
+            BareBinlogReader.Result bare, LoadedRange range, LoadShape shape, BenchSource source) {
+        ObjectNode line = ResultFile.newLine("stage1");
+        line.put("configuration", "bare BinaryLogClient");
+        line.put("relays", 0);
+        line.put("partitioning", "none");
+        line.put("policies", "none");
+        range.describe(line, shape, source.describe());
+        ResultFile.putThroughput(
+                line, bare.rows(), range.load().events(), bare.seconds(), 0, bare.cpuSeconds());
+        line.put("processes", 0);
+        return line;
+    }
+
+    /** Medians of policies vs pass-through per relay count, when both ran. */
+    private static void printRatios(List<ObjectNode> lines) {
+        lines.stream()
+                .filter(line -> !line.get("policies").asText().equals("none"))
+                .map(line -> line.get("relays").asInt())
+                .distinct()
+                .forEach(
+                        count -> {
+                            double pass = median(lines, count, true);
+                            double chain = median(lines, count, false);
+                            System.out.printf(
+                                    Locale.ROOT,
+                                    "%d relay(s): pass-through %,.0f ev/s, with policies %,.0f ev/s:"
+                                            + " ratio %.3f (medians)%n",
+                                    count,
+                                    pass,
+                                    chain,
+                                    chain / pass);
+                        });
+    }
+
+    private static double median(List<ObjectNode> lines, int relays, boolean passThrough) {
+        double[] rates =
+                lines.stream()
+                        .filter(line -> line.get("relays").asInt() == relays)
+                        .filter(line -> line.get("policies").asText().equals("none") == passThrough)
+                        .mapToDouble(line -> line.get("eventsPerSec").asDouble())
+                        .sorted()
+                        .toArray();
+        int middle = rates.length / 2;
+        return rates.length % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
+    }
+}

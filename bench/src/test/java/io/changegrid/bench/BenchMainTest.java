@@ -1,0 +1,41 @@
+package io.changegrid.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class BenchMainTest {
+
+    @Test
+    void shouldListEveryBadOptionWhenSeveralAreWrong() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        int status;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            status =
+                    BenchMain.execute(
+                            "stage1",
+                            "--records",
+                            "0",
+                            "--mix",
+                            "60,30",
+                            "--relays",
+                            "0",
+                            "--buffer-storage",
+                            "disk");
+        } finally {
+            System.setErr(original);
+        }
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("--records: must be at least 1: value=0")
+                .contains("--mix: mix must be insert,update,delete percentages")
+                .contains("--relays: each must be 1..16: value=[0]")
+                .contains("--buffer-storage: expected direct or mapped: value=disk");
+    }
+}
