@@ -1,9 +1,9 @@
 package io.changegrid.policy.transform;
 
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * How a masked column's value is replaced. Every masking produces a new string computed from the
@@ -16,38 +16,61 @@ public sealed interface Masking {
     String mask(Object value);
 
     /**
-     * Lowercase hex SHA-256 of {@code salt} followed by the value's UTF-8 text. Each thread keeps a
-     * digest already fed with the salt and clones it per value: masking runs on the fetcher thread
-     * for every masked cell, where looking up a provider each time would dominate.
+     * Lowercase hex SHA-256 of {@code salt} followed by the value's UTF-8 text. Masking runs on the
+     * fetcher thread for every masked cell, so each thread keeps one digest and its scratch arrays:
+     * a digest per value (or a clone of a pre-salted one, which copies the digest's whole state)
+     * would allocate more than the rest of the row's route.
      */
     final class Hash implements Masking {
         private final String salt;
-        private final ThreadLocal<MessageDigest> salted;
+        private final ThreadLocal<Hasher> hashers;
 
         public Hash(String salt) {
             this.salt = salt;
-            this.salted = ThreadLocal.withInitial(() -> saltedDigest(salt));
+            byte[] saltBytes = salt.getBytes(StandardCharsets.UTF_8);
+            this.hashers = ThreadLocal.withInitial(() -> new Hasher(saltBytes));
         }
 
         @Override
         public String mask(Object value) {
-            MessageDigest digest;
-            try {
-                digest = (MessageDigest) salted.get().clone();
-            } catch (CloneNotSupportedException e) {
-                digest = saltedDigest(salt);
-            }
-            digest.update(ValueText.of(value).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest.digest());
+            return hashers.get().hex(ValueText.of(value));
         }
 
-        private static MessageDigest saltedDigest(String salt) {
-            try {
-                MessageDigest digest = MessageDigest.getInstance("SHA-256");
-                digest.update(salt.getBytes(StandardCharsets.UTF_8));
-                return digest;
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every Java runtime has SHA-256", e);
+        /** One thread's digest, salt and scratch space. */
+        private static final class Hasher {
+            private static final byte[] DIGITS =
+                    "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+            private final MessageDigest digest;
+            private final byte[] salt;
+            private final byte[] hash;
+            private final byte[] hex;
+
+            Hasher(byte[] salt) {
+                try {
+                    this.digest = MessageDigest.getInstance("SHA-256");
+                } catch (NoSuchAlgorithmException e) {
+                    throw new IllegalStateException("every Java runtime has SHA-256", e);
+                }
+                this.salt = salt;
+                this.hash = new byte[digest.getDigestLength()];
+                this.hex = new byte[2 * hash.length];
+            }
+
+            /** The hex digest of salt + text; the digest is reset by completing it. */
+            String hex(String text) {
+                digest.update(salt);
+                digest.update(text.getBytes(StandardCharsets.UTF_8));
+                try {
+                    digest.digest(hash, 0, hash.length);
+                } catch (DigestException e) {
+                    throw new IllegalStateException("SHA-256 output buffer too small", e);
+                }
+                for (int i = 0; i < hash.length; i++) {
+                    hex[2 * i] = DIGITS[(hash[i] >> 4) & 0xf];
+                    hex[2 * i + 1] = DIGITS[hash[i] & 0xf];
+                }
+                return new String(hex, StandardCharsets.US_ASCII);
             }
         }
 

@@ -92,7 +92,7 @@ class RowTransformerTest {
     }
 
     @Test
-    void shouldNeverLeakTheOriginalWhenValuesAreMasked() {
+    void shouldNeverLeakTheOriginalWhenValuesAreMasked() throws Exception {
         Masking[] masks = {new Masking.Hash("s"), new Masking.Fixed('#'), new Masking.Truncate(3)};
         String secret = "geheim-😀-Geheimnis";
         for (Masking mask : masks) {
@@ -106,6 +106,11 @@ class RowTransformerTest {
                 .hasSize(secret.codePointCount(0, secret.length()));
         assertThat(new Masking.Truncate(8).mask(secret)).isEqualTo("geheim-😀");
         assertThat(new Masking.Hash("a").mask("x")).isNotEqualTo(new Masking.Hash("b").mask("x"));
+        Masking.Hash pepper = new Masking.Hash("pepper");
+        for (String value : List.of("zoë@example.com", "", secret, "zoë@example.com")) {
+            // The digest is reused per thread: each value must start from the salt alone.
+            assertThat(pepper.mask(value)).isEqualTo(sha256Hex("pepper" + value));
+        }
         assertThat(new Masking.Hash("secret-salt").toString()).doesNotContain("secret-salt");
         Object[] withNull = ROW.clone();
         withNull[1] = null;
@@ -202,5 +207,12 @@ class RowTransformerTest {
         RowTransformer transformer = RowTransformer.bind(spec, USERS, problems::add);
         assertThat(problems).isEmpty();
         return transformer;
+    }
+
+    private static String sha256Hex(String text) throws Exception {
+        return java.util.HexFormat.of()
+                .formatHex(
+                        java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 }
