@@ -46,7 +46,7 @@ class RelayPoliciesIT {
             policies:
               - name: customers
                 include: [shop.customers]
-                where: tenant_id IN (3, 7)
+                where: tenant_id IN (3, 7) AND email LIKE 'secret-%@example.com'
                 transform:
                   rename: {name: full_name}
                   mask: {email: {hash: {salt: pepper}}}
@@ -174,8 +174,13 @@ class RelayPoliciesIT {
         assertThat(rows)
                 .extracting(e -> e.get("key").get("id").asInt())
                 .containsExactly(2, 6, 12, 16, 21, 2, 6);
-        for (JsonNode row : rows) {
+        for (int i = 0; i < rows.size(); i++) {
+            JsonNode row = rows.get(i);
             JsonNode image = row.has("after") ? row.get("after") : row.get("before");
+            int id = row.get("key").get("id").asInt();
+            String email = i == 5 ? "secret-new@example.com" : "secret-" + id + "@example.com";
+            // The binlog carries utf8mb4 text as bytes: the hash is of the text, salt first.
+            assertThat(image.get("email").asText()).isEqualTo(sha256Hex("pepper" + email));
             assertThat(image.get("tenant_id").asInt()).isIn(3, 7);
             assertThat(image.has("ssn")).isFalse();
             assertThat(image.has("name")).isFalse();
@@ -301,5 +306,12 @@ class RelayPoliciesIT {
                         "policies[0]: unknown column: table=shop.customers,"
                                 + " key=transform.mask.phonenumber, value=phonenumber",
                         "policies[1].include: selects no known table: value=[shop.nothing_here]");
+    }
+
+    private static String sha256Hex(String text) throws Exception {
+        return java.util.HexFormat.of()
+                .formatHex(
+                        java.security.MessageDigest.getInstance("SHA-256")
+                                .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 }

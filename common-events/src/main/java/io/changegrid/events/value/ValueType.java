@@ -34,6 +34,9 @@ package io.changegrid.events.value;
  *   <tr><td>GEOMETRY</td><td>{@link Geometry} (SRID + WKB)</td><td>GEOMETRY and its subtypes</td></tr>
  * </table>
  *
+ * <p>A row image given to the frame encoder may also hold a STRING or JSON value as its UTF-8
+ * {@code byte[]} (the binlog fetcher's undecoded text; see {@link TextValues}).
+ *
  * <p>NULL is not a type: any column may be nullable, and a NULL value is {@code null} in Java and a
  * cleared bit in the row image's null bitmap.
  *

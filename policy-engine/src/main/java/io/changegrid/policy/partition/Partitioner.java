@@ -5,6 +5,7 @@ import io.changegrid.events.frame.EventFrame;
 import io.changegrid.events.frame.ExpandableBuffer;
 import io.changegrid.events.frame.KeyHash;
 import io.changegrid.events.schema.TableSchema;
+import io.changegrid.events.value.TextValues;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -202,7 +203,10 @@ public sealed interface Partitioner {
             TableSchema schema, Object[] before, Object[] after, String column) {
         int index = schema.indexOf(column);
         Object[] row = after != null ? after : before;
-        return index < 0 || row == null ? null : row[index];
+        // Text may arrive as the source's UTF-8 bytes (see TextValues): partition by the text.
+        return index < 0 || row == null
+                ? null
+                : TextValues.decoded(schema.column(index).type(), row[index]);
     }
 
     private static int hashText(String text) {

@@ -3,6 +3,8 @@ package io.changegrid.policy.select;
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.Operation;
 import io.changegrid.events.schema.TableSchema;
+import io.changegrid.events.value.TextValues;
+import io.changegrid.events.value.ValueType;
 import io.changegrid.policy.select.Predicate.ColumnRef;
 import io.changegrid.policy.select.Predicate.Image;
 import io.changegrid.policy.select.Predicate.Literal;
@@ -197,13 +199,19 @@ public final class RowFilter {
                 return (op, b, a) -> null;
             }
             Image image = ref.image();
-            return (op, b, a) -> {
-                Object[] row =
-                        image == Image.BEFORE
-                                ? b
-                                : image == Image.AFTER ? a : op == Operation.DELETE ? b : a;
-                return row == null ? null : row[index];
-            };
+            Reader raw =
+                    (op, b, a) -> {
+                        Object[] row =
+                                image == Image.BEFORE
+                                        ? b
+                                        : image == Image.AFTER ? a : op == Operation.DELETE ? b : a;
+                        return row == null ? null : row[index];
+                    };
+            ValueType type = schema.column(index).type();
+            // Text may arrive as the source's UTF-8 bytes (see TextValues): predicates see text.
+            return TextValues.isText(type)
+                    ? (op, b, a) -> TextValues.decoded(type, raw.read(op, b, a))
+                    : raw;
         }
     }
 

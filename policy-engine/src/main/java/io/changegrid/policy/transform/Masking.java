@@ -16,6 +16,14 @@ public sealed interface Masking {
     String mask(Object value);
 
     /**
+     * The masked text of a text value given as its UTF-8 bytes, as the binlog fetcher passes text
+     * through: the same result as {@link #mask} of the decoded string.
+     */
+    default String maskUtf8(byte[] utf8) {
+        return mask(new String(utf8, StandardCharsets.UTF_8));
+    }
+
+    /**
      * Lowercase hex SHA-256 of {@code salt} followed by the value's UTF-8 text. Masking runs on the
      * fetcher thread for every masked cell, so each thread keeps one digest and its scratch arrays:
      * a digest per value (or a clone of a pre-salted one, which copies the digest's whole state)
@@ -33,7 +41,13 @@ public sealed interface Masking {
 
         @Override
         public String mask(Object value) {
-            return hashers.get().hex(ValueText.of(value));
+            return hashers.get().hex(ValueText.of(value).getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** Hashes the bytes as they came: decoding to a string would only encode them again. */
+        @Override
+        public String maskUtf8(byte[] utf8) {
+            return hashers.get().hex(utf8);
         }
 
         /** One thread's digest, salt and scratch space. */
@@ -58,9 +72,9 @@ public sealed interface Masking {
             }
 
             /** The hex digest of salt + text; the digest is reset by completing it. */
-            String hex(String text) {
+            String hex(byte[] utf8) {
                 digest.update(salt);
-                digest.update(text.getBytes(StandardCharsets.UTF_8));
+                digest.update(utf8);
                 try {
                     digest.digest(hash, 0, hash.length);
                 } catch (DigestException e) {

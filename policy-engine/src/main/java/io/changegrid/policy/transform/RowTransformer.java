@@ -3,6 +3,7 @@ package io.changegrid.policy.transform;
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.schema.Column;
 import io.changegrid.events.schema.TableSchema;
+import io.changegrid.events.value.TextValues;
 import io.changegrid.events.value.ValueType;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,6 +24,7 @@ public final class RowTransformer {
     private final TableSchema output;
     private final int[] sourceIndex; // per kept output column
     private final Masking[] masking; // per kept output column, or null
+    private final boolean[] sourceText; // per kept output column: may hold UTF-8 bytes
     private final ColumnSource[] added;
     private final Object[] addedPerTable; // the value of a per-table added column, else null
     private final boolean identity;
@@ -37,6 +39,10 @@ public final class RowTransformer {
         this.output = output;
         this.sourceIndex = sourceIndex;
         this.masking = masking;
+        this.sourceText = new boolean[sourceIndex.length];
+        for (int i = 0; i < sourceIndex.length; i++) {
+            sourceText[i] = TextValues.isText(source.column(sourceIndex[i]).type());
+        }
         this.added = added;
         this.addedPerTable = new Object[added.length];
         for (int i = 0; i < added.length; i++) {
@@ -202,7 +208,13 @@ public final class RowTransformer {
         Object[] out = new Object[sourceIndex.length + added.length];
         for (int i = 0; i < sourceIndex.length; i++) {
             Object value = values[sourceIndex[i]];
-            out[i] = value == null || masking[i] == null ? value : masking[i].mask(value);
+            if (value == null || masking[i] == null) {
+                out[i] = value;
+            } else if (sourceText[i] && value instanceof byte[] utf8) {
+                out[i] = masking[i].maskUtf8(utf8); // the source's undecoded text
+            } else {
+                out[i] = masking[i].mask(value);
+            }
         }
         for (int i = 0; i < added.length; i++) {
             Object constant = addedPerTable[i];

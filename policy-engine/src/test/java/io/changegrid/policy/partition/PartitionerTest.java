@@ -12,6 +12,7 @@ import io.changegrid.events.schema.Column;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.ValueType;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -106,5 +107,19 @@ class PartitionerTest {
                                 new Partitioner.ByRange(
                                         "id", List.of(BigDecimal.TEN, BigDecimal.ONE)))
                 .hasMessageStartingWith("range bounds must ascend and be of one kind: column=id");
+    }
+
+    @Test
+    void shouldPartitionTextGivenAsUtf8BytesAsTheTextWhenPartitioningByColumnOrRange() {
+        // The binlog fetcher hands utf8mb4 text over undecoded; partitions must not change.
+        byte[] tenant = "Zoë 😀".getBytes(StandardCharsets.UTF_8);
+        Partitioner.ByColumn byColumn = new Partitioner.ByColumn("tenant", 7, Map.of());
+        assertThat(byColumn.partitionOf(insert(T, 1L, tenant, null)))
+                .isEqualTo(byColumn.partitionOf(insert(T, 1L, "Zoë 😀", null)));
+        Partitioner.ByColumn listed = new Partitioner.ByColumn("tenant", 3, Map.of("Zoë 😀", 2));
+        assertThat(listed.partitionOf(insert(T, 1L, tenant, null))).isEqualTo(2);
+        Partitioner.ByRange byName = new Partitioner.ByRange("tenant", List.of("m"));
+        assertThat(byName.partitionOf(insert(T, 1L, "zulu".getBytes(StandardCharsets.UTF_8), null)))
+                .isEqualTo(1);
     }
 }

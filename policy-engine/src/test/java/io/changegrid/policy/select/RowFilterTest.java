@@ -136,4 +136,16 @@ class RowFilterTest {
                         "literal does not fit column type: column=day, type=DATE, value=soon",
                         "LIKE needs a text column: column=id, type=INT64");
     }
+
+    @Test
+    void shouldJudgeTextGivenAsUtf8BytesAsTheText() {
+        // The binlog fetcher hands utf8mb4 text over undecoded.
+        Object[] bytes = ROW.clone();
+        bytes[3] = "Zoë 😀".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(insert("name = 'Zoë 😀'", bytes)).isTrue();
+        assertThat(insert("name > 'Zoa'", bytes)).isTrue();
+        assertThat(insert("name IN ('x', 'Zoë 😀')", bytes)).isTrue();
+        assertThat(insert("name LIKE 'Zo_ %'", bytes)).isTrue();
+        assertThat(insert("name <> 'Zoë 😀'", bytes)).isFalse();
+    }
 }

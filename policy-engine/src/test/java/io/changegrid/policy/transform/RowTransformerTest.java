@@ -67,6 +67,11 @@ class RowTransformerTest {
                         Map.of("region", new ColumnSource.Constant("eu")));
         RowTransformer transformer = bind(spec);
         TableSchema out = transformer.outputSchema();
+        Object[] undecoded = ROW.clone(); // text as the binlog fetcher passes it: UTF-8 bytes
+        undecoded[1] = ((String) ROW[1]).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        undecoded[2] = ((String) ROW[2]).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(transformer.row(undecoded, 9, 1234L, 0L))
+                .isEqualTo(transformer.row(ROW, 9, 1234L, 0L));
         assertThat(out.qualifiedName()).isEqualTo("crm_eu.people");
         assertThat(out.columns().stream().map(Column::name))
                 .containsExactly("user_id", "mail", "phone", "salary", "region");
@@ -214,5 +219,19 @@ class RowTransformerTest {
                 .formatHex(
                         java.security.MessageDigest.getInstance("SHA-256")
                                 .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void shouldMaskTextGivenAsUtf8BytesAsTheText() {
+        // The binlog fetcher hands utf8mb4 text over undecoded: masks must see the text.
+        String text = "zoë@example.com 😀";
+        byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (Masking masking :
+                List.of(
+                        new Masking.Hash("pepper"),
+                        new Masking.Fixed('#'),
+                        new Masking.Truncate(4))) {
+            assertThat(masking.maskUtf8(utf8)).as("%s", masking).isEqualTo(masking.mask(text));
+        }
     }
 }
