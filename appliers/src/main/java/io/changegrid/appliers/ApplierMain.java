@@ -1,6 +1,7 @@
 package io.changegrid.appliers;
 
 import io.changegrid.appliers.config.ApplierSettings;
+import io.changegrid.appliers.group.PartitionAppliers;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.JdbcApplier;
 import io.changegrid.config.Config;
@@ -8,8 +9,11 @@ import io.changegrid.config.ConfigException;
 import io.changegrid.config.YamlConfigFile;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.config.ConsumerConfig;
+import io.changegrid.consumer.config.GroupConfig;
+import io.changegrid.consumer.group.GroupMemberProcess;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -31,7 +35,10 @@ import picocli.CommandLine.Spec;
  *         --set target.url=jdbc:postgresql://127.0.0.1:5432/replica --set apply.lanes=4
  * </pre>
  *
- * Exit status: 0 after a stop on request, 1 when it stopped on an error, 2 for an invalid
+ * With {@code cluster.zookeeper} set it runs as a consumer group member (docs/cluster.md): one
+ * applier per owned partition ({@link PartitionAppliers}).
+ *
+ * <p>Exit status: 0 after a stop on request, 1 when it stopped on an error, 2 for an invalid
  * configuration.
  */
 @Command(
@@ -73,6 +80,16 @@ public final class ApplierMain implements Callable<Integer> {
             Map<String, Object> tree =
                     configFile == null ? Map.of() : YamlConfigFile.read(configFile);
             config = ApplierSettings.SCHEMA.load(tree, overrides);
+            if (GroupConfig.isMember(config)) {
+                // One applier per partition this member owns, fenced by the partition's epoch.
+                return GroupMemberProcess.run(
+                        ApplierSettings.SCHEMA,
+                        PartitionAppliers::from,
+                        tree,
+                        overrides,
+                        List.of(),
+                        spec.commandLine().getErr());
+            }
             consumerConfig = ConsumerConfig.from(config);
             options = ApplierSettings.options(config);
         } catch (ConfigException e) {

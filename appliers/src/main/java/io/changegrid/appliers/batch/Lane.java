@@ -2,6 +2,7 @@ package io.changegrid.appliers.batch;
 
 import io.changegrid.appliers.checkpoint.CheckpointTable;
 import io.changegrid.appliers.conflict.VersionReader;
+import io.changegrid.appliers.dialect.PostgresDialect;
 import io.changegrid.appliers.schema.TargetTable;
 import io.changegrid.policy.conflict.ConflictResolver;
 import io.changegrid.policy.conflict.Resolution;
@@ -22,7 +23,8 @@ import java.util.Map;
  * <p><b>Pending rows are coalesced per key</b>: a row's later change replaces its earlier one in
  * the same commit, so each key is written once per commit (its last image, or a delete). With every
  * key once, the statements of a commit need no order among themselves: per table the deletes run
- * first, then the upserts, each as one JDBC batch. Nothing is read from the target.
+ * first, then the upserts, each as one JDBC batch (or, with a {@link StagingMerge}, one COPY into a
+ * staging table and one merge statement each). Nothing is read from the target.
  *
  * <p>{@link #commit} writes the pending rows and the lane's checkpoint in one target transaction.
  *
@@ -32,15 +34,18 @@ import java.util.Map;
 public final class Lane implements AutoCloseable {
 
     /** What a key's pending change writes. */
-    private enum Kind {
+    enum Kind {
         DELETE,
         /** A row the source inserted: written by a plain INSERT where the dialect allows. */
         INSERT,
         UPSERT
     }
 
-    /** A key's pending change and the version of the source change it comes from. */
-    private record Change(Kind kind, Object[] row, RowVersion version) {}
+    /**
+     * A key's pending change and the version of the source change it comes from; {@code row} is
+     * {@code null} for a delete.
+     */
+    record Change(Kind kind, Object[] row, RowVersion version) {}
 
     private final int id;
     private final Connection connection;
@@ -49,6 +54,7 @@ public final class Lane implements AutoCloseable {
     private final boolean optimisticInserts;
     private final ConflictResolver resolver;
     private final VersionReader versions;
+    private final StagingMerge staging;
     private final Map<TargetTable, Map<RowKey, Change>> pending = new LinkedHashMap<>();
     private final Map<TargetTable, PreparedStatement> upserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
@@ -69,6 +75,8 @@ public final class Lane implements AutoCloseable {
      * @param resolver decides each change against the row's current version before a commit, or
      *     {@code null} for blind writes
      * @param versions reads current versions; used only with a resolver
+     * @param staging PostgreSQL's dialect to write through a staging table and merge ({@code
+     *     apply.mode=staging}), or {@code null} for JDBC batches of statements
      */
     public Lane(
             int id,
@@ -77,7 +85,8 @@ public final class Lane implements AutoCloseable {
             long checkpointScn,
             boolean optimisticInserts,
             ConflictResolver resolver,
-            VersionReader versions)
+            VersionReader versions,
+            PostgresDialect staging)
             throws SQLException {
         this.id = id;
         // With a resolver every write is decided first, so a plain insert would never conflict
@@ -90,6 +99,7 @@ public final class Lane implements AutoCloseable {
         this.checkpointScn = checkpointScn;
         connection.setAutoCommit(false);
         this.advance = connection.prepareStatement(checkpoints.advanceSql());
+        this.staging = staging == null ? null : new StagingMerge(connection, staging);
     }
 
     public int id() {
@@ -176,6 +186,9 @@ public final class Lane implements AutoCloseable {
         long target = Math.max(scn, checkpointScn);
         long written;
         try {
+            if (staging != null) {
+                staging.prepare(pending.keySet()); // before the commit's transaction writes
+            }
             if (resolver != null) {
                 resolve();
             }
@@ -230,7 +243,13 @@ public final class Lane implements AutoCloseable {
     private long writeAll(boolean plainInserts) throws SQLException {
         long written = 0;
         for (Map.Entry<TargetTable, Map<RowKey, Change>> entry : pending.entrySet()) {
-            written += write(entry.getKey(), entry.getValue(), plainInserts);
+            if (entry.getValue().isEmpty()) {
+                continue; // every change of the table was kept out by the resolver
+            }
+            written +=
+                    staging != null
+                            ? staging.write(entry.getKey(), entry.getValue())
+                            : write(entry.getKey(), entry.getValue(), plainInserts);
         }
         return written;
     }

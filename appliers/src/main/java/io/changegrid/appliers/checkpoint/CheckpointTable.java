@@ -1,5 +1,6 @@
 package io.changegrid.appliers.checkpoint;
 
+import io.changegrid.appliers.dialect.DdlLock;
 import io.changegrid.appliers.dialect.Dialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,11 +60,18 @@ public final class CheckpointTable {
         return dialect.qualified(namespace, table);
     }
 
-    /** Creates the table (and its namespace) if missing; autocommit connection. */
+    /**
+     * Creates the table (and its namespace) if missing; autocommit connection. Under the target's
+     * DDL lock: the appliers of a group's partitions start together, and PostgreSQL's {@code IF NOT
+     * EXISTS} does not stop two sessions from both creating.
+     */
     public void create(Connection connection) throws SQLException {
+        DdlLock lock = dialect.lockDdl(connection);
         try (Statement statement = connection.createStatement()) {
             statement.execute(dialect.createNamespace(namespace));
             statement.execute(dialect.createCheckpointTable(name()));
+        } finally {
+            lock.close();
         }
     }
 
@@ -178,6 +186,25 @@ public final class CheckpointTable {
         } finally {
             connection.setAutoCommit(autoCommit);
         }
+    }
+
+    /**
+     * Takes the lanes for an owner: stamps {@code epoch} on every lane row unless one holds a newer
+     * epoch, without moving any SCN, then reads the lanes' SCNs. After this, a commit of an owner
+     * with an older epoch matches no row and is rolled back, so the SCNs read here stay this
+     * owner's to move. Epoch 0 (no cluster) changes nothing.
+     *
+     * @return each lane's SCN, lane 0 first
+     * @throws FencedException if a lane row holds a newer epoch
+     */
+    public long[] claim(Connection connection, int laneCount, long epoch) throws SQLException {
+        advanceAll(connection, laneCount, -1, epoch);
+        TreeMap<Integer, Long> lanes = lanes(connection);
+        long[] scns = new long[laneCount];
+        for (int lane = 0; lane < laneCount; lane++) {
+            scns[lane] = lanes.getOrDefault(lane, -1L);
+        }
+        return scns;
     }
 
     /** The statement {@link #advance} runs; prepare it once per connection. */

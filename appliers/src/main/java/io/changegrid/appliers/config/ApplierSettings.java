@@ -2,6 +2,7 @@ package io.changegrid.appliers.config;
 
 import io.changegrid.appliers.batch.Partitioner;
 import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.appliers.schema.SchemaChangeMode;
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
@@ -101,6 +102,17 @@ public final class ApplierSettings {
                             v -> v.equalsIgnoreCase("apply") || v.equalsIgnoreCase("refuse"),
                             "apply or refuse");
 
+    public static final ConfigKey<String> APPLY_MODE =
+            ConfigKey.of(
+                            "apply.mode",
+                            ValueKind.STRING,
+                            "statement",
+                            "statement: JDBC batches of upserts and deletes; staging (PostgreSQL only):"
+                                    + " COPY into a temporary staging table, then one merge per table.")
+                    .validatedBy(
+                            v -> v.equalsIgnoreCase("statement") || v.equalsIgnoreCase("staging"),
+                            "statement or staging");
+
     private static final List<ConfigKey<?>> OWN =
             List.of(
                     TARGET_URL,
@@ -114,7 +126,8 @@ public final class ApplierSettings {
                     APPLY_LANES,
                     APPLY_PARTITIONER,
                     APPLY_MAX_ROWS,
-                    APPLY_SCHEMA_CHANGES);
+                    APPLY_SCHEMA_CHANGES,
+                    APPLY_MODE);
 
     /** Consumer settings first, then the applier's. */
     public static final ConfigSchema SCHEMA = schema();
@@ -162,6 +175,7 @@ public final class ApplierSettings {
                     .checkpointTable(
                             config.get(TARGET_CHECKPOINT_SCHEMA),
                             config.get(TARGET_CHECKPOINT_TABLE))
+                    .mode(ApplyMode.valueOf(config.get(APPLY_MODE).toUpperCase(Locale.ROOT)))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException(List.of(e.getMessage()));

@@ -58,6 +58,15 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     /** Session settings run once on every new connection. */
     void prepareSession(Connection connection) throws SQLException;
 
+    /**
+     * Takes the target-wide DDL lock, waiting for it. On a connection in a transaction the lock is
+     * released when the transaction ends (so the DDL is committed before another applier looks); on
+     * an autocommit connection when the returned lock is closed.
+     *
+     * @throws SQLException if the lock cannot be had (MariaDB/MySQL: within a minute)
+     */
+    DdlLock lockDdl(Connection connection) throws SQLException;
+
     /** Whether DDL is transactional: PostgreSQL yes, MariaDB/MySQL commit around every DDL. */
     boolean transactionalDdl();
 

@@ -53,6 +53,23 @@ public final class MariaDbDialect implements Dialect {
     }
 
     @Override
+    public DdlLock lockDdl(Connection connection) throws SQLException {
+        // DDL commits implicitly here, so the lock is the session's either way.
+        try (Statement statement = connection.createStatement();
+                var result = statement.executeQuery("SELECT GET_LOCK('changegrid.ddl', 60)")) {
+            if (!result.next() || result.getInt(1) != 1) {
+                throw new SQLException(
+                        "target DDL lock not acquired within 60 s: lock=changegrid.ddl", "HYT00");
+            }
+        }
+        return () -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("SELECT RELEASE_LOCK('changegrid.ddl')");
+            }
+        };
+    }
+
+    @Override
     public boolean optimisticInserts() {
         // ON DUPLICATE KEY UPDATE writes at about 40 % of a plain INSERT's rate (bulk protocol).
         return true;

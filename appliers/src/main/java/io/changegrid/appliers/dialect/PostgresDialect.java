@@ -4,6 +4,8 @@ import io.changegrid.appliers.typemap.PostgresTypes;
 import io.changegrid.appliers.typemap.TargetColumn;
 import io.changegrid.appliers.typemap.TypeMapper;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
 import java.util.StringJoiner;
@@ -36,8 +38,27 @@ public final class PostgresDialect implements Dialect {
         return properties;
     }
 
+    /** The advisory lock key of the applier's DDL: "cg-ddl" in ASCII. */
+    private static final long DDL_LOCK_KEY = 0x63672d64646cL;
+
     @Override
     public void prepareSession(Connection connection) {}
+
+    @Override
+    public DdlLock lockDdl(Connection connection) throws SQLException {
+        if (!connection.getAutoCommit()) {
+            execute(connection, "SELECT pg_advisory_xact_lock(" + DDL_LOCK_KEY + ")");
+            return () -> {}; // released by the transaction's commit or rollback
+        }
+        execute(connection, "SELECT pg_advisory_lock(" + DDL_LOCK_KEY + ")");
+        return () -> execute(connection, "SELECT pg_advisory_unlock(" + DDL_LOCK_KEY + ")");
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
 
     @Override
     public boolean optimisticInserts() {
@@ -72,6 +93,82 @@ public final class PostgresDialect implements Dialect {
                 + names
                 + " VALUES "
                 + values
+                + " ON CONFLICT "
+                + keyNames
+                + (set.length() == 0 ? " DO NOTHING" : " DO UPDATE SET " + set);
+    }
+
+    /** The staging table's column saying whether a row is a delete (else an upsert). */
+    public static final String STAGED_DELETE = "_cg_delete";
+
+    /**
+     * A session's staging table for one target table: its columns with their target types, no
+     * constraints, emptied by every commit. TEMP: private to the session and never WAL-logged.
+     */
+    public String createStagingTable(String staging, List<TargetColumn> columns) {
+        StringJoiner definitions = new StringJoiner(", ", "(", ")");
+        definitions.add(quote(STAGED_DELETE) + " boolean NOT NULL");
+        for (TargetColumn column : columns) {
+            definitions.add(quote(column.name()) + " " + column.declaration());
+        }
+        return "CREATE TEMP TABLE " + quote(staging) + " " + definitions + " ON COMMIT DELETE ROWS";
+    }
+
+    /** {@code COPY staging (_cg_delete, columns...) FROM STDIN}, text format. */
+    public String copyIntoStaging(String staging, List<TargetColumn> columns) {
+        StringJoiner names = new StringJoiner(", ", "(", ")");
+        names.add(quote(STAGED_DELETE));
+        for (TargetColumn column : columns) {
+            names.add(quote(column.name()));
+        }
+        return "COPY " + quote(staging) + " " + names + " FROM STDIN";
+    }
+
+    /** Deletes the target rows whose keys are staged as deletes. */
+    public String mergeDeletes(String table, String staging, List<TargetColumn> key) {
+        StringJoiner match = new StringJoiner(" AND ");
+        for (TargetColumn column : key) {
+            match.add("t." + quote(column.name()) + " = s." + quote(column.name()));
+        }
+        return "DELETE FROM "
+                + table
+                + " t USING "
+                + quote(staging)
+                + " s WHERE s."
+                + quote(STAGED_DELETE)
+                + " AND "
+                + match;
+    }
+
+    /**
+     * Upserts the staged images: one {@code INSERT ... SELECT ... ON CONFLICT DO UPDATE}. Each key
+     * is staged at most once per commit (the lane keeps a key's last change only), so no row is
+     * affected twice.
+     */
+    public String mergeUpserts(
+            String table, String staging, List<TargetColumn> columns, List<TargetColumn> key) {
+        StringJoiner names = new StringJoiner(", ");
+        StringJoiner keyNames = new StringJoiner(", ", "(", ")");
+        StringJoiner set = new StringJoiner(", ");
+        for (TargetColumn column : columns) {
+            names.add(quote(column.name()));
+            if (!key.contains(column)) {
+                set.add(quote(column.name()) + " = EXCLUDED." + quote(column.name()));
+            }
+        }
+        for (TargetColumn column : key) {
+            keyNames.add(quote(column.name()));
+        }
+        return "INSERT INTO "
+                + table
+                + " ("
+                + names
+                + ") SELECT "
+                + names
+                + " FROM "
+                + quote(staging)
+                + " WHERE NOT "
+                + quote(STAGED_DELETE)
                 + " ON CONFLICT "
                 + keyNames
                 + (set.length() == 0 ? " DO NOTHING" : " DO UPDATE SET " + set);

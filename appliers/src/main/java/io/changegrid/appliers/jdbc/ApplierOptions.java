@@ -30,6 +30,7 @@ import java.util.function.LongSupplier;
  * @param epoch the ownership epoch written with every checkpoint; a row with a newer one fences
  * @param conflicts the conflict resolver consulted before each write, or {@code null} for blind,
  *     read-free writes
+ * @param mode how lanes write their rows: statements, or PostgreSQL's staging table and merge
  */
 public record ApplierOptions(
         String url,
@@ -46,10 +47,36 @@ public record ApplierOptions(
         String checkpointNamespace,
         String checkpointTable,
         LongSupplier epoch,
-        ConflictResolver conflicts) {
+        ConflictResolver conflicts,
+        ApplyMode mode) {
 
     public static Builder builder(String url) {
         return new Builder(url);
+    }
+
+    /**
+     * These options for one partition of a consumer group, as its owner applies it: checkpoint rows
+     * keyed by the group and the partition (so whichever member owns the partition next finds
+     * them), fenced by the owner's epoch.
+     */
+    public ApplierOptions forPartition(String group, int partitionId, LongSupplier ownerEpoch) {
+        return new ApplierOptions(
+                url,
+                user,
+                password,
+                Objects.requireNonNull(group, "group"),
+                partitionId,
+                lanes,
+                partitioner,
+                maxRows,
+                targetNamespace,
+                createTables,
+                schemaChanges,
+                checkpointNamespace,
+                checkpointTable,
+                Objects.requireNonNull(ownerEpoch, "ownerEpoch"),
+                conflicts,
+                mode);
     }
 
     /** Collects settings; {@link #build} checks them together. */
@@ -69,6 +96,7 @@ public record ApplierOptions(
         private String checkpointTable = "changegrid_checkpoint";
         private LongSupplier epoch = () -> 0L;
         private ConflictResolver conflicts;
+        private ApplyMode mode = ApplyMode.STATEMENT;
 
         private Builder(String url) {
             this.url = url;
@@ -136,6 +164,12 @@ public record ApplierOptions(
             return this;
         }
 
+        /** {@link ApplyMode#STAGING} is for PostgreSQL targets only. */
+        public Builder mode(ApplyMode mode) {
+            this.mode = mode;
+            return this;
+        }
+
         /**
          * @throws IllegalArgumentException listing every invalid setting
          */
@@ -162,6 +196,15 @@ public record ApplierOptions(
             if (checkpointTable == null || checkpointTable.isBlank()) {
                 problems.add("bad value: name=checkpointTable, value=" + checkpointTable);
             }
+            if (mode == ApplyMode.STAGING
+                    && url != null
+                    && !url.toLowerCase(java.util.Locale.ROOT).startsWith("jdbc:postgresql:")) {
+                problems.add(
+                        "bad value: name=mode, value=staging: the staging-table path is built for"
+                                + " PostgreSQL targets only; MariaDB/MySQL use statement (see"
+                                + " docs/appliers.md), url="
+                                + url);
+            }
             if (!problems.isEmpty()) {
                 throw new IllegalArgumentException(
                         "invalid applier options: " + String.join("; ", problems));
@@ -185,7 +228,8 @@ public record ApplierOptions(
                     namespace,
                     checkpointTable,
                     Objects.requireNonNull(epoch, "epoch"),
-                    conflicts);
+                    conflicts,
+                    Objects.requireNonNull(mode, "mode"));
         }
     }
 
@@ -217,6 +261,8 @@ public record ApplierOptions(
                 + checkpointTable
                 + ", conflicts="
                 + conflicts
+                + ", mode="
+                + mode
                 + "]";
     }
 }

@@ -7,10 +7,12 @@ import io.changegrid.appliers.batch.RowKey;
 import io.changegrid.appliers.checkpoint.CheckpointTable;
 import io.changegrid.appliers.conflict.VersionReader;
 import io.changegrid.appliers.dialect.Dialect;
+import io.changegrid.appliers.dialect.PostgresDialect;
 import io.changegrid.appliers.schema.TableCatalog;
 import io.changegrid.appliers.schema.TargetTable;
 import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.CheckpointStore;
+import io.changegrid.consumer.api.CheckpointingCallback;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.EventView;
 import io.changegrid.consumer.api.TransactionInfo;
@@ -48,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: every callback method on the consumer's dispatcher thread; lanes commit on the
  * committer's threads while the dispatcher waits. The counters may be read from any thread.
  */
-public final class JdbcApplier implements ConsumerCallback, AutoCloseable {
+public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
 
@@ -99,11 +101,12 @@ public final class JdbcApplier implements ConsumerCallback, AutoCloseable {
     }
 
     /**
-     * Connects to the target, creates the checkpoint table if missing and makes sure each lane has
-     * its checkpoint row.
+     * Connects to the target, creates the checkpoint table if missing, makes sure each lane has its
+     * checkpoint row and stamps the options' epoch on them (fencing every older owner).
      *
      * @throws SQLException if the target cannot be reached or prepared
      * @throws IllegalStateException if the lane count changed while lanes disagree
+     * @throws io.changegrid.appliers.checkpoint.FencedException if a lane holds a newer epoch
      */
     public static JdbcApplier open(ApplierOptions options) throws SQLException {
         JdbcApplier applier = new JdbcApplier(options);
@@ -125,7 +128,10 @@ public final class JdbcApplier implements ConsumerCallback, AutoCloseable {
         closeConnections();
         control = connections.open();
         checkpoints.create(control);
-        long[] scns = checkpoints.prepareLanes(control, options.lanes());
+        checkpoints.prepareLanes(control, options.lanes());
+        // Stamp this owner's epoch on the lanes before reading them: from here on an older owner's
+        // commit is refused, so the SCNs read next cannot move under this applier.
+        long[] scns = checkpoints.claim(control, options.lanes(), options.epoch().getAsLong());
         for (int lane = 0; lane < scns.length; lane++) {
             lanes.add(
                     new Lane(
@@ -135,15 +141,20 @@ public final class JdbcApplier implements ConsumerCallback, AutoCloseable {
                             scns[lane],
                             dialect.optimisticInserts(),
                             options.conflicts(),
-                            versions));
+                            versions,
+                            options.mode() == ApplyMode.STAGING
+                                    ? (PostgresDialect) dialect
+                                    : null));
         }
         resync = false;
     }
 
     /**
      * A checkpoint store reading and advancing this applier's checkpoint rows in the target: give
-     * it to the consumer so it resumes from the target's own checkpoint.
+     * it to the consumer so it resumes from the target's own checkpoint (a consumer group member
+     * does so by itself).
      */
+    @Override
     public CheckpointStore checkpointStore() {
         return new TargetCheckpointStore(
                 connections, checkpoints, options.lanes(), options.epoch());

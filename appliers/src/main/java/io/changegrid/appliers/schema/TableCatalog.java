@@ -1,5 +1,6 @@
 package io.changegrid.appliers.schema;
 
+import io.changegrid.appliers.dialect.DdlLock;
 import io.changegrid.appliers.dialect.Dialect;
 import io.changegrid.appliers.typemap.TargetColumn;
 import io.changegrid.events.schema.Column;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * source: on a table's first row, the target table is created if missing and given missing columns;
  * on a SCHEMA_CHANGE, columns are renamed, added, dropped and retyped to match. Every step compares
  * with what the target holds (information_schema), so running it again after a crash does nothing
- * twice. Reading the target's columns happens once per table version, never per row.
+ * twice. Reading the target's columns happens once per table version, never per row. The comparison
+ * and its DDL run under the target's {@link Dialect#lockDdl DDL lock}, so the appliers of several
+ * partitions meeting the same table see each other's work instead of repeating it.
  *
  * <p>Threading: used only on the applier's dispatcher thread.
  */
@@ -110,7 +113,12 @@ public final class TableCatalog {
         TargetTable table = tables.get(id);
         if (table == null) {
             table = describe(schema);
-            reconcile(connection, schema, null, false);
+            DdlLock lock = dialect.lockDdl(connection);
+            try {
+                reconcile(connection, schema, null, false);
+            } finally {
+                lock.close();
+            }
             tables.put(id, table);
             lastSeen.putIfAbsent(schema.tableId(), schema);
         }
@@ -142,7 +150,13 @@ public final class TableCatalog {
             return List.of();
         }
         describe(schema); // refuses unmappable types before anything changes
-        List<String> run = new ArrayList<>(reconcile(connection, schema, ddl, true));
+        List<String> run;
+        DdlLock lock = dialect.lockDdl(connection);
+        try {
+            run = new ArrayList<>(reconcile(connection, schema, ddl, true));
+        } finally {
+            lock.close();
+        }
         if (statement.startsWith("TRUNCATE")) {
             // Its rows are gone at the source without row events; idempotent on a redelivery.
             String truncate = "DELETE FROM " + nameOf(schema);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.appliers.batch.Partitioner;
 import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.appliers.schema.SchemaChangeMode;
 import io.changegrid.config.ConfigException;
 import java.util.Map;
@@ -44,12 +45,30 @@ class ApplierSettingsTest {
                                         "target.url", "jdbc:postgresql://127.0.0.1:5432/replica",
                                         "apply.lanes", "4",
                                         "apply.partitioner", "column:customer",
-                                        "apply.schemaChanges", "refuse")));
+                                        "apply.schemaChanges", "refuse",
+                                        "apply.mode", "staging")));
+        assertThat(options.mode()).isEqualTo(ApplyMode.STAGING);
         assertThat(options.partition()).isEqualTo(2);
         assertThat(options.lanes()).isEqualTo(4);
         assertThat(options.partitioner()).isEqualTo(new Partitioner.ByColumn("customer"));
         assertThat(options.schemaChanges()).isEqualTo(SchemaChangeMode.REFUSE);
         assertThat(options.checkpointNamespace()).isEqualTo("public");
         assertThat(options.user()).isNull();
+    }
+
+    @Test
+    void shouldRefuseTheStagingPathWhenTheTargetIsMariaDb() {
+        assertThatThrownBy(
+                        () ->
+                                ApplierSettings.options(
+                                        ApplierSettings.SCHEMA.load(
+                                                Map.of(),
+                                                Map.of(
+                                                        "relays", "http://127.0.0.1:7070",
+                                                        "target.url", "jdbc:mariadb://127.0.0.1/",
+                                                        "apply.mode", "staging"))))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("name=mode, value=staging")
+                .hasMessageContaining("PostgreSQL targets only");
     }
 }

@@ -3,6 +3,7 @@ package io.changegrid.appliers.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.appliers.it.TableContents.Spec;
+import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.relay.Relay;
 import io.changegrid.testkit.MariaDbExtension;
 import io.changegrid.testkit.PostgresDatabaseExtension;
@@ -20,15 +21,17 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The applier as its own process, killed with SIGKILL at random points while the source keeps
  * committing, again and again: the target still ends equal to the source, and nothing was applied
- * twice. Target triggers record every second write of an insert-only audit row and every account
- * update that does not raise the account's version, i.e. every replay of an applied change.
+ * twice; with the statement path and with the staging-table path. Target triggers record every
+ * second write of an insert-only audit row and every account update that does not raise the
+ * account's version, i.e. every replay of an applied change.
  */
 class ApplierCrashIT {
 
@@ -54,32 +57,62 @@ class ApplierCrashIT {
         }
     }
 
-    @Test
-    void shouldEndEqualWithNothingAppliedTwiceWhenTheApplierIsKilledRepeatedly() throws Exception {
+    /** The source database, target schema and consumer group of the running mode. */
+    private String db;
+
+    @ParameterizedTest(name = "apply.mode={0}")
+    @EnumSource(ApplyMode.class)
+    void shouldEndEqualWithNothingAppliedTwiceWhenTheApplierIsKilledRepeatedly(ApplyMode mode)
+            throws Exception {
+        db = "crash_" + mode.name().toLowerCase(java.util.Locale.ROOT);
         long seed = Long.getLong("changegrid.seed", System.nanoTime());
         System.out.println("seed=" + seed + " (rerun with -Dchangegrid.seed=" + seed + ")");
         Random random = new Random(seed);
         Target target = Target.of(POSTGRES.database());
         target.execute(
-                "CREATE SCHEMA crash",
-                "CREATE TABLE crash.accounts (id integer PRIMARY KEY, balance bigint, version integer)",
-                "CREATE TABLE crash.audit (id integer PRIMARY KEY, account integer, delta integer)",
-                "CREATE TABLE crash.replays (what text)",
-                "CREATE FUNCTION crash.audit_twice() RETURNS trigger AS $$ BEGIN INSERT INTO"
-                        + " crash.replays VALUES ('audit ' || OLD.id); RETURN NEW; END $$ LANGUAGE plpgsql",
-                "CREATE TRIGGER twice BEFORE UPDATE ON crash.audit FOR EACH ROW EXECUTE FUNCTION"
-                        + " crash.audit_twice()",
-                "CREATE FUNCTION crash.not_newer() RETURNS trigger AS $$ BEGIN IF NEW.version <="
-                        + " OLD.version THEN INSERT INTO crash.replays VALUES ('account ' || OLD.id"
+                "CREATE SCHEMA " + db,
+                "CREATE TABLE "
+                        + db
+                        + ".accounts (id integer PRIMARY KEY, balance bigint, version integer)",
+                "CREATE TABLE "
+                        + db
+                        + ".audit (id integer PRIMARY KEY, account integer, delta integer)",
+                "CREATE TABLE " + db + ".replays (what text)",
+                "CREATE FUNCTION "
+                        + db
+                        + ".audit_twice() RETURNS trigger AS $$ BEGIN INSERT INTO"
+                        + " "
+                        + db
+                        + ".replays VALUES ('audit ' || OLD.id); RETURN NEW; END $$ LANGUAGE plpgsql",
+                "CREATE TRIGGER twice BEFORE UPDATE ON "
+                        + db
+                        + ".audit FOR EACH ROW EXECUTE FUNCTION"
+                        + " "
+                        + db
+                        + ".audit_twice()",
+                "CREATE FUNCTION "
+                        + db
+                        + ".not_newer() RETURNS trigger AS $$ BEGIN IF NEW.version <="
+                        + " OLD.version THEN INSERT INTO "
+                        + db
+                        + ".replays VALUES ('account ' || OLD.id"
                         + " || ' version ' || OLD.version || ' -> ' || NEW.version); END IF; RETURN NEW;"
                         + " END $$ LANGUAGE plpgsql",
-                "CREATE TRIGGER not_newer BEFORE UPDATE ON crash.accounts FOR EACH ROW EXECUTE"
-                        + " FUNCTION crash.not_newer()");
+                "CREATE TRIGGER not_newer BEFORE UPDATE ON "
+                        + db
+                        + ".accounts FOR EACH ROW EXECUTE"
+                        + " FUNCTION "
+                        + db
+                        + ".not_newer()");
         SOURCE.server()
                 .execute(
-                        "CREATE DATABASE crash",
-                        "CREATE TABLE crash.accounts (id INT PRIMARY KEY, balance BIGINT, version INT)",
-                        "CREATE TABLE crash.audit (id INT PRIMARY KEY, account INT, delta INT)");
+                        "CREATE DATABASE " + db,
+                        "CREATE TABLE "
+                                + db
+                                + ".accounts (id INT PRIMARY KEY, balance BIGINT, version INT)",
+                        "CREATE TABLE "
+                                + db
+                                + ".audit (id INT PRIMARY KEY, account INT, delta INT)");
         AtomicBoolean loading = new AtomicBoolean(true);
         AtomicInteger committed = new AtomicInteger();
         AtomicReference<Throwable> loadFailure = new AtomicReference<>();
@@ -91,15 +124,26 @@ class ApplierCrashIT {
 
         Map<String, String> settings =
                 Map.of(
-                        "relays", Pipeline.url(relay),
-                        "subscription.tables", "crash.*",
-                        "batch.maxTransactions", "50",
-                        "fetch.pollTimeout", "1s",
-                        "target.url", target.url(),
-                        "target.user", target.user(),
-                        "apply.consumerGroup", "crash",
-                        "apply.lanes", "2",
-                        "apply.maxRows", "300");
+                        "relays",
+                        Pipeline.url(relay),
+                        "subscription.tables",
+                        db + ".*",
+                        "batch.maxTransactions",
+                        "50",
+                        "fetch.pollTimeout",
+                        "1s",
+                        "target.url",
+                        target.url(),
+                        "target.user",
+                        target.user(),
+                        "apply.consumerGroup",
+                        db,
+                        "apply.lanes",
+                        "2",
+                        "apply.maxRows",
+                        "300",
+                        "apply.mode",
+                        mode.name().toLowerCase(java.util.Locale.ROOT));
         Path log = work.resolve("applier.log");
         int kills = 6;
         for (int round = 0; round < kills; round++) {
@@ -142,8 +186,8 @@ class ApplierCrashIT {
             List<String> sourceAccounts;
             List<String> sourceAudit;
             try (Connection connection = SOURCE.server().connect()) {
-                sourceAccounts = TableContents.rows(connection, "crash.accounts", accounts, false);
-                sourceAudit = TableContents.rows(connection, "crash.audit", audit, false);
+                sourceAccounts = TableContents.rows(connection, db + ".accounts", accounts, false);
+                sourceAudit = TableContents.rows(connection, db + ".audit", audit, false);
             }
             try {
                 Awaitility.await()
@@ -183,11 +227,11 @@ class ApplierCrashIT {
                 assertThat(
                                 TableContents.checksum(
                                         TableContents.rows(
-                                                connection, "crash.accounts", accounts, true)))
+                                                connection, db + ".accounts", accounts, true)))
                         .isEqualTo(TableContents.checksum(sourceAccounts));
                 assertThat(
                                 TableContents.checksum(
-                                        TableContents.rows(connection, "crash.audit", audit, true)))
+                                        TableContents.rows(connection, db + ".audit", audit, true)))
                         .isEqualTo(TableContents.checksum(sourceAudit));
             }
             assertThat(sourceAudit).hasSize(committed.get());
@@ -198,7 +242,7 @@ class ApplierCrashIT {
         }
     }
 
-    private static boolean equal(
+    private boolean equal(
             Target target,
             List<Spec> audit,
             List<String> sourceAudit,
@@ -206,13 +250,13 @@ class ApplierCrashIT {
             List<String> sourceAccounts)
             throws SQLException {
         try (Connection connection = target.connect()) {
-            return TableContents.rows(connection, "crash.audit", audit, true).equals(sourceAudit)
-                    && TableContents.rows(connection, "crash.accounts", accounts, true)
+            return TableContents.rows(connection, db + ".audit", audit, true).equals(sourceAudit)
+                    && TableContents.rows(connection, db + ".accounts", accounts, true)
                             .equals(sourceAccounts);
         }
     }
 
-    private static List<String> missingAudit(Target target, int count) throws SQLException {
+    private List<String> missingAudit(Target target, int count) throws SQLException {
         List<String> missing = new java.util.ArrayList<>();
         try (Connection connection = target.connect();
                 Statement statement = connection.createStatement();
@@ -220,7 +264,9 @@ class ApplierCrashIT {
                         statement.executeQuery(
                                 "SELECT g FROM generate_series(1, "
                                         + count
-                                        + ") g WHERE g NOT IN (SELECT id FROM crash.audit) ORDER BY g LIMIT 40")) {
+                                        + ") g WHERE g NOT IN (SELECT id FROM "
+                                        + db
+                                        + ".audit) ORDER BY g LIMIT 40")) {
             while (rows.next()) {
                 missing.add(rows.getString(1));
             }
@@ -228,7 +274,7 @@ class ApplierCrashIT {
         return missing;
     }
 
-    private static List<String> checkpoints(Target target) throws SQLException {
+    private List<String> checkpoints(Target target) throws SQLException {
         try (Connection connection = target.connect()) {
             return TableContents.rows(
                     connection,
@@ -241,23 +287,23 @@ class ApplierCrashIT {
         }
     }
 
-    private static List<String> replays(Target target) throws SQLException {
+    private List<String> replays(Target target) throws SQLException {
         try (Connection connection = target.connect()) {
             return TableContents.rows(
-                    connection, "crash.replays", List.of(Spec.of("what", Canon.TEXT)), true);
+                    connection, db + ".replays", List.of(Spec.of("what", Canon.TEXT)), true);
         }
     }
 
-    private static int appliedAudit(Target target) {
+    private int appliedAudit(Target target) {
         try {
-            return (int) target.count("SELECT count(*) FROM crash.audit");
+            return (int) target.count("SELECT count(*) FROM " + db + ".audit");
         } catch (SQLException e) {
             return 0;
         }
     }
 
     /** Source transactions: one audit row and the account it moves; bounded in count. */
-    private static void load(
+    private void load(
             Random random,
             AtomicBoolean loading,
             AtomicInteger committed,
@@ -266,7 +312,7 @@ class ApplierCrashIT {
         try (Connection connection = SOURCE.server().connect();
                 Statement statement = connection.createStatement()) {
             for (int id = 1; id <= accounts; id++) {
-                statement.execute("INSERT INTO crash.accounts VALUES (" + id + ", 0, 0)");
+                statement.execute("INSERT INTO " + db + ".accounts VALUES (" + id + ", 0, 0)");
             }
             connection.setAutoCommit(false);
             for (int t = 1; loading.get() && t <= 200_000; t++) {
@@ -275,13 +321,17 @@ class ApplierCrashIT {
                     int account = 1 + random.nextInt(accounts);
                     int delta = random.nextInt(1000) - 500;
                     statement.execute(
-                            "UPDATE crash.accounts SET balance = balance + "
+                            "UPDATE "
+                                    + db
+                                    + ".accounts SET balance = balance + "
                                     + delta
                                     + ", version = version + 1 WHERE id = "
                                     + account);
                 }
                 statement.execute(
-                        "INSERT INTO crash.audit VALUES ("
+                        "INSERT INTO "
+                                + db
+                                + ".audit VALUES ("
                                 + t
                                 + ", "
                                 + (1 + random.nextInt(accounts))

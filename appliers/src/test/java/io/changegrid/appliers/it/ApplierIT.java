@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.appliers.jdbc.JdbcApplier;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.ConsumerState;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The JDBC applier behind a real relay and consumer, from a private MariaDB source into the local
@@ -161,7 +164,8 @@ class ApplierIT {
         return text.toString();
     }
 
-    private void shouldReplicateEveryColumnType(Target target, String database) throws Exception {
+    private void shouldReplicateEveryColumnType(Target target, String database, ApplyMode mode)
+            throws Exception {
         long seed = seed();
         try (Connection connection = SOURCE.server().connect();
                 var statement = connection.createStatement()) {
@@ -172,7 +176,10 @@ class ApplierIT {
             workload.run(connection, 150);
         }
         JdbcApplier applier =
-                applier(target, database, ApplierOptions.builder(target.url()).maxRows(200));
+                applier(
+                        target,
+                        database,
+                        ApplierOptions.builder(target.url()).maxRows(200).mode(mode));
         Consumer consumer = consume(database, applier, 25);
         try (Connection connection = SOURCE.server().connect()) {
             workload.run(connection, 150); // while the consumer applies
@@ -183,14 +190,20 @@ class ApplierIT {
         assertThat(applier.rowsApplied()).isPositive();
     }
 
-    @Test
-    void shouldEndWithEqualTablesWhenEveryColumnTypeIsReplicatedIntoPostgres() throws Exception {
-        shouldReplicateEveryColumnType(Target.of(POSTGRES.database()), "types_pg");
+    @ParameterizedTest(name = "apply.mode={0}")
+    @EnumSource(ApplyMode.class)
+    void shouldEndWithEqualTablesWhenEveryColumnTypeIsReplicatedIntoPostgres(ApplyMode mode)
+            throws Exception {
+        shouldReplicateEveryColumnType(
+                Target.of(POSTGRES.database()),
+                "types_pg_" + mode.name().toLowerCase(java.util.Locale.ROOT),
+                mode);
     }
 
     @Test
     void shouldEndWithEqualTablesWhenEveryColumnTypeIsReplicatedIntoMariaDb() throws Exception {
-        shouldReplicateEveryColumnType(Target.of(MARIADB_TARGET.server()), "types_maria");
+        shouldReplicateEveryColumnType(
+                Target.of(MARIADB_TARGET.server()), "types_maria", ApplyMode.STATEMENT);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.changegrid.bench.apply;
 
 import io.changegrid.appliers.batch.Partitioner;
 import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.appliers.jdbc.JdbcApplier;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.ConsumerState;
@@ -32,6 +33,8 @@ import picocli.CommandLine.Option;
  * java -cp bench/target/benchmarks.jar io.changegrid.bench.apply.ApplyBenchMain \
  *      --rows 300000 --targets postgres,mariadb --lanes 1,4
  * </pre>
+ *
+ * {@code --mode staging} measures PostgreSQL's staging-table path instead of statements.
  */
 @Command(
         name = "apply-bench",
@@ -79,6 +82,13 @@ public final class ApplyBenchMain implements Callable<Integer> {
             description = "Unreported runs per target before the measured ones (default 1).")
     private int warmups = 1;
 
+    @Option(
+            names = "--mode",
+            description =
+                    "How lanes write: STATEMENT (JDBC batches) or STAGING (PostgreSQL: COPY into a"
+                            + " staging table, then merge) (default STATEMENT).")
+    private ApplyMode mode = ApplyMode.STATEMENT;
+
     @Option(names = "--seed", description = "Random seed of the source data (default 42).")
     private long seed = 42;
 
@@ -90,10 +100,11 @@ public final class ApplyBenchMain implements Callable<Integer> {
     public Integer call() throws Exception {
         System.out.printf(
                 Locale.ROOT,
-                "loading source: rows=%d, txnRows=%d, updatePercent=%d, cores=%d%n",
+                "loading source: rows=%d, txnRows=%d, updatePercent=%d, mode=%s, cores=%d%n",
                 rows,
                 rowsPerTransaction,
                 updatePercent,
+                mode,
                 Runtime.getRuntime().availableProcessors());
         long loadStart = System.nanoTime();
         try (ApplySource source = ApplySource.load(rows, rowsPerTransaction, updatePercent, seed)) {
@@ -174,6 +185,7 @@ public final class ApplyBenchMain implements Callable<Integer> {
                         .consumerGroup("bench")
                         .lanes(laneCount, Partitioner.parse(partitioner))
                         .maxRows(maxRows)
+                        .mode(mode)
                         .build();
         var os =
                 (com.sun.management.OperatingSystemMXBean)
@@ -219,7 +231,8 @@ public final class ApplyBenchMain implements Callable<Integer> {
             System.out.printf(
                     Locale.ROOT,
                     "| %s | %d | %s | %d | %.2f | %,.0f | %.1f | %d | %d | %.0f |%n",
-                    warmup ? target + " (warm-up)" : target,
+                    (mode == ApplyMode.STAGING ? target + " staging" : target)
+                            + (warmup ? " (warm-up)" : ""),
                     laneCount,
                     partitioner,
                     source.changes(),

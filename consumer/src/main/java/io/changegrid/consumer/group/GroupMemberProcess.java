@@ -1,6 +1,10 @@
 package io.changegrid.consumer.group;
 
+import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
+import io.changegrid.config.ConfigSchema;
+import io.changegrid.consumer.config.ConsumerSettings;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +34,41 @@ public final class GroupMemberProcess {
             List<?> policies,
             PrintWriter err)
             throws Exception {
+        return run(
+                ConsumerSettings.SCHEMA, PartitionCallbacks::from, tree, overrides, policies, err);
+    }
+
+    /** Makes the partition callback factory of a member's validated settings. */
+    @FunctionalInterface
+    public interface CallbackSetup {
+        /**
+         * @throws ConfigException naming the keys of settings that make no callback
+         * @throws IOException if the callback's resources cannot be checked
+         */
+        PartitionCallbackFactory from(Config config) throws IOException;
+    }
+
+    /**
+     * Runs a member whose callback is not one of {@code callback.type}'s (the JDBC applier's {@code
+     * ApplierMain}), until the JVM is asked to stop.
+     *
+     * @param schema every consumer key and the callback's own
+     * @param setup makes the partition callbacks from the validated settings
+     * @return the exit status, as {@link #run(Map, Map, List, PrintWriter)}
+     */
+    public static int run(
+            ConfigSchema schema,
+            CallbackSetup setup,
+            Map<String, Object> tree,
+            Map<String, String> overrides,
+            List<?> policies,
+            PrintWriter err)
+            throws Exception {
         PartitionConfigs configs;
-        PartitionCallbacks callbacks;
+        PartitionCallbackFactory callbacks;
         try {
-            configs = PartitionConfigs.of(tree, overrides, policies);
-            callbacks = PartitionCallbacks.from(configs.config());
+            configs = PartitionConfigs.of(schema, tree, overrides, policies);
+            callbacks = setup.from(configs.config());
         } catch (ConfigException e) {
             err.println(e.getMessage());
             err.flush();

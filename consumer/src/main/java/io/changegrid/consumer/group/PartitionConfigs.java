@@ -2,6 +2,7 @@ package io.changegrid.consumer.group;
 
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
+import io.changegrid.config.ConfigSchema;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.ConsumerSettings;
 import io.changegrid.consumer.config.GroupConfig;
@@ -23,6 +24,7 @@ import java.util.Map;
  */
 public final class PartitionConfigs {
 
+    private final ConfigSchema schema;
     private final Map<String, Object> tree;
     private final Map<String, String> overrides;
     private final List<?> policies;
@@ -31,12 +33,14 @@ public final class PartitionConfigs {
     private final ConsumerConfig template;
 
     private PartitionConfigs(
+            ConfigSchema schema,
             Map<String, Object> tree,
             Map<String, String> overrides,
             List<?> policies,
             Config config,
             GroupConfig group,
             ConsumerConfig template) {
+        this.schema = schema;
         this.tree = tree;
         this.overrides = overrides;
         this.policies = policies;
@@ -56,7 +60,22 @@ public final class PartitionConfigs {
      */
     public static PartitionConfigs of(
             Map<String, Object> tree, Map<String, String> overrides, List<?> policies) {
-        Config config = ConsumerSettings.SCHEMA.load(tree, overrides);
+        return of(ConsumerSettings.SCHEMA, tree, overrides, policies);
+    }
+
+    /**
+     * Validates a member's settings against a schema that holds every consumer key and more: a
+     * member whose callback has settings of its own (the JDBC applier's {@code target.*}).
+     *
+     * @param schema the consumer's keys ({@link ConsumerSettings#SCHEMA}) and the callback's
+     * @throws ConfigException listing every problem, each naming its key
+     */
+    public static PartitionConfigs of(
+            ConfigSchema schema,
+            Map<String, Object> tree,
+            Map<String, String> overrides,
+            List<?> policies) {
+        Config config = schema.load(tree, overrides);
         List<String> problems = new ArrayList<>();
         GroupConfig group = null;
         ConsumerConfig template = null;
@@ -74,6 +93,7 @@ public final class PartitionConfigs {
             throw new ConfigException(problems);
         }
         return new PartitionConfigs(
+                schema,
                 Collections.unmodifiableMap(new LinkedHashMap<>(tree)),
                 Map.copyOf(overrides),
                 policies,
@@ -127,7 +147,6 @@ public final class PartitionConfigs {
         if (!relays.isEmpty()) {
             partitionOverrides.put(ConsumerSettings.RELAYS.path(), String.join(",", relays));
         }
-        return ConsumerConfig.from(
-                ConsumerSettings.SCHEMA.load(tree, partitionOverrides), policies);
+        return ConsumerConfig.from(schema.load(tree, partitionOverrides), policies);
     }
 }

@@ -3,6 +3,8 @@ package io.changegrid.consumer.group;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.ConsumerState;
 import io.changegrid.consumer.ConsumerStatus;
+import io.changegrid.consumer.api.CheckpointStore;
+import io.changegrid.consumer.api.CheckpointingCallback;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.checkpoint.CheckpointFencedException;
@@ -185,12 +187,17 @@ final class PartitionRunner {
         relays = newRelays.isEmpty() ? List.of() : List.copyOf(newRelays);
         try {
             callback = callbacks.create(assignment);
+            CheckpointStore checkpoint =
+                    callback instanceof CheckpointingCallback own
+                            ? new CallbackCheckpointStore(
+                                    own.checkpointStore(), store, assignment.partition())
+                            : store;
             Consumer created =
                     Consumer.create(
                             name,
                             configs.forPartition(assignment.partition(), relays),
                             callback,
-                            store);
+                            checkpoint);
             created.start();
             consumer = created;
             startScn = created.status().checkpointScn();

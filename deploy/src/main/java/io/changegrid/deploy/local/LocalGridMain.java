@@ -1,8 +1,12 @@
 package io.changegrid.deploy.local;
 
+import io.changegrid.appliers.jdbc.ApplierOptions;
+import io.changegrid.appliers.jdbc.JdbcApplier;
 import io.changegrid.config.Config;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.ConsumerStatus;
+import io.changegrid.consumer.api.CheckpointStore;
+import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.checkpoint.FileCheckpointStore;
 import io.changegrid.consumer.sink.JsonLinesFileCallback;
 import io.changegrid.relay.Relay;
@@ -16,9 +20,12 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -31,15 +38,20 @@ import picocli.CommandLine.Option;
 
 /**
  * The quickstart: a whole grid on this machine with no setup. A private MariaDB with a binlog (the
- * installed server, own data directory, free port), a relay reading it, a consumer writing every
- * event as a JSON line to a file, and a small shop workload; live progress every second, a summary
- * at the end, and a clean stop on Ctrl-C.
+ * installed server, own data directory, free port), a relay reading it, a consumer, and a small
+ * shop workload; live progress every second, a summary at the end, and a clean stop on Ctrl-C.
+ *
+ * <p>The consumer applies the shop's tables into PostgreSQL with the JDBC applier when the server
+ * of {@code --target} answers (a database of the quickstart's own, made anew at each start), and
+ * the summary compares row counts of source and target; otherwise, or with {@code --target none},
+ * it writes every event as a JSON line to a file, as the first grid did.
  */
 @Command(
         name = "local-grid",
         mixinStandardHelpOptions = true,
         description =
-                "Runs a local grid: private MariaDB source, relay, consumer writing JSON lines, demo load.")
+                "Runs a local grid: private MariaDB source, relay, consumer applying into PostgreSQL (or"
+                        + " writing JSON lines), demo load.")
 public final class LocalGridMain implements java.util.concurrent.Callable<Integer> {
 
     @Option(
@@ -82,6 +94,29 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
             description = "The relay's HTTP port (0: any free). Default: ${DEFAULT-VALUE}.")
     int httpPort = 7070;
 
+    @Option(
+            names = "--target",
+            description =
+                    "PostgreSQL database the consumer applies the shop's tables into, made anew at"
+                            + " start (jdbc:postgresql://host:port/database), or none for JSON lines."
+                            + " Unreachable: JSON lines. Default: ${DEFAULT-VALUE}.")
+    String target = QuickstartTarget.DEFAULT_URL;
+
+    @Option(
+            names = "--target-user",
+            description =
+                    "User for --target, allowed to create databases. Default: ${DEFAULT-VALUE}.")
+    String targetUser = "postgres";
+
+    @Option(
+            names = "--target-password",
+            description = "Password of --target-user.",
+            interactive = false)
+    String targetPassword = "";
+
+    private static final List<String> DEMO_TABLES =
+            List.of("shop.customers", "shop.orders", "shop.order_items");
+
     private final PrintStream out = System.out;
     private final CountDownLatch interrupted = new CountDownLatch(1);
     private volatile boolean finished;
@@ -93,7 +128,15 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
 
     @Override
     public Integer call() throws Exception {
+        Optional<QuickstartTarget> wanted;
+        try {
+            wanted = QuickstartTarget.parse(target, targetUser, targetPassword);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
         Files.createDirectories(directory);
+        int exit = 0;
         Path events = directory.resolve("events.jsonl");
         Path checkpoint = directory.resolve("consumer.checkpoint");
         Path relayState = directory.resolve("relay-state");
@@ -123,32 +166,57 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                     address.host(),
                     address.port(),
                     privateSource != null ? "private MariaDB, binlog ROW" : "given by --source");
+            QuickstartTarget database = wanted.flatMap(this::reachable).orElse(null);
             Relay relay = Relay.start(relayConfig(address, relayState));
-            try (JsonLinesFileCallback sink = new JsonLinesFileCallback(events)) {
+            JdbcApplier applier = database == null ? null : JdbcApplier.open(options(database));
+            try (JsonLinesFileCallback sink =
+                    applier == null ? new JsonLinesFileCallback(events) : null) {
                 String relayUrl = "http://127.0.0.1:" + relay.httpPort();
                 out.printf("  relay    %s/v1/status%n", relayUrl);
+                ConsumerCallback callback = applier != null ? applier : sink;
+                CheckpointStore store =
+                        applier != null
+                                ? applier.checkpointStore()
+                                : new FileCheckpointStore(checkpoint);
                 Consumer consumer =
                         Consumer.builder()
                                 .name("local-consumer")
                                 .relays(relayUrl)
-                                .callback(sink)
-                                .checkpointStore(new FileCheckpointStore(checkpoint))
+                                .callback(callback)
+                                .checkpointStore(store)
                                 .build();
                 consumer.start();
-                out.printf("  consumer JSON lines to %s%n%n", events.toAbsolutePath());
+                if (applier != null) {
+                    out.printf(
+                            "  consumer applies into PostgreSQL %s (schema shop), exactly once%n%n",
+                            database.url());
+                } else {
+                    out.printf("  consumer JSON lines to %s%n%n", events.toAbsolutePath());
+                }
                 DemoLoad demo = new DemoLoad(load, transactions, rate);
                 Thread loadThread = new Thread(demo, "demo-load");
                 loadThread.start();
+                boolean caughtUp = false;
                 try {
-                    progress(demo, loadThread, relay, consumer);
+                    caughtUp = progress(demo, loadThread, relay, consumer);
                 } finally {
                     demo.stop();
                     loadThread.join(TimeUnit.SECONDS.toMillis(10));
                     consumer.stop();
                     consumer.awaitTermination(Duration.ofSeconds(10));
                     consumer.close();
-                    summary(demo, relay, consumer, events, relayUrl);
+                    boolean agree =
+                            applier != null
+                                    ? targetSummary(demo, consumer, applier, database, load)
+                                    : summary(demo, consumer, events);
+                    where(consumer, applier, database, events, relayUrl);
                     relay.close();
+                    // A finished run whose target differs from the source is a failure.
+                    exit = caughtUp && !agree ? 1 : 0;
+                }
+            } finally {
+                if (applier != null) {
+                    applier.close();
                 }
             }
         } finally {
@@ -157,10 +225,35 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
             }
             finished = true;
         }
-        return 0;
+        return exit;
     }
 
-    private void progress(DemoLoad demo, Thread loadThread, Relay relay, Consumer consumer)
+    /**
+     * The target the quickstart applies into, made anew, if its server answers; otherwise says in
+     * one line that the grid writes JSON lines instead.
+     */
+    private Optional<QuickstartTarget> reachable(QuickstartTarget database) {
+        try {
+            database.recreate();
+            return Optional.of(database);
+        } catch (SQLException e) {
+            out.printf(
+                    "  target   PostgreSQL at %s not reachable (%s): writing JSON lines instead%n",
+                    database.server(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static ApplierOptions options(QuickstartTarget database) {
+        return ApplierOptions.builder(database.url())
+                .credentials(
+                        database.user(), database.password().isEmpty() ? null : database.password())
+                .consumerGroup("local-grid")
+                .build();
+    }
+
+    /** Prints progress every second; true once the consumer caught up with the finished load. */
+    private boolean progress(DemoLoad demo, Thread loadThread, Relay relay, Consumer consumer)
             throws Exception {
         long startNanos = System.nanoTime();
         long lastEvents = 0;
@@ -194,15 +287,37 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                             && consumerStatus.checkpointScn() >= relay.buffer().newestScn()
                             && relayStatus.lastPublishedScn() >= 0;
             if (caughtUp) {
-                return;
+                return true;
             }
         }
         out.println("interrupted: stopping cleanly");
+        return false;
     }
 
-    private void summary(
-            DemoLoad demo, Relay relay, Consumer consumer, Path events, String relayUrl)
-            throws IOException {
+    /** Rows per target table against the source's; true when every count agrees. */
+    private boolean targetSummary(
+            DemoLoad demo,
+            Consumer consumer,
+            JdbcApplier applier,
+            QuickstartTarget database,
+            Connection source)
+            throws SQLException {
+        ConsumerStatus status = consumer.status();
+        out.printf(
+                "%nreplicated: %,d source transactions -> %,d row writes in %,d target commits"
+                        + " (%,d events in %,d transactions delivered)%n",
+                demo.committedTransactions(),
+                applier.rowsApplied(),
+                applier.commits(),
+                status.eventsDelivered(),
+                status.transactionsDelivered());
+        try (Connection target = database.connect()) {
+            return RowCountCheck.print(out, RowCountCheck.count(source, target, DEMO_TABLES));
+        }
+    }
+
+    /** Events per table and operation, read back from the JSON lines file. */
+    private boolean summary(DemoLoad demo, Consumer consumer, Path events) throws IOException {
         Map<String, Map<String, Long>> perTable = new TreeMap<>();
         Pattern line =
                 Pattern.compile("\"op\":\"(\\w+)\".*?\"db\":\"(\\w+)\",\"table\":\"(\\w+)\"");
@@ -224,14 +339,35 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 status.eventsDelivered(),
                 status.transactionsDelivered());
         perTable.forEach((table, ops) -> out.printf("  %-20s %s%n", table, ops));
+        return true;
+    }
+
+    private void where(
+            Consumer consumer,
+            JdbcApplier applier,
+            QuickstartTarget database,
+            Path events,
+            String relayUrl) {
+        out.println("where to look:");
+        if (applier != null) {
+            out.printf(
+                    "  target     psql -h %s -U %s %s   (tables shop.*)%n"
+                            + "  checkpoint table public.changegrid_checkpoint there (SCN %d, in the"
+                            + " same transactions as the rows)%n",
+                    database.server().replaceFirst(":(\\d+)$", " -p $1"),
+                    database.user(),
+                    database.database(),
+                    consumer.status().checkpointScn());
+        } else {
+            out.printf(
+                    "  events     %s (one JSON event per line)%n  checkpoint %s (SCN %d)%n",
+                    events.toAbsolutePath(),
+                    directory.resolve("consumer.checkpoint").toAbsolutePath(),
+                    consumer.status().checkpointScn());
+        }
         out.printf(
-                "where to look:%n  events     %s (one JSON event per line)%n  checkpoint %s (SCN %d)%n"
-                        + "  relay      %s/v1/status while it runs; its state in %s%n",
-                events.toAbsolutePath(),
-                directory.resolve("consumer.checkpoint").toAbsolutePath(),
-                status.checkpointScn(),
-                relayUrl,
-                directory.resolve("relay-state").toAbsolutePath());
+                "  relay      %s/v1/status while it runs; its state in %s%n",
+                relayUrl, directory.resolve("relay-state").toAbsolutePath());
     }
 
     private Config relayConfig(SourceAddress source, Path state) {
