@@ -6,6 +6,7 @@ import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.SqlDateTime;
 import io.changegrid.events.value.ValueType;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -61,6 +62,20 @@ public final class WhitepaperRows {
             remaining -= length;
         }
         return row;
+    }
+
+    /**
+     * The row as the binlog fetcher hands it over: text as its UTF-8 bytes (the fetcher does not
+     * decode column text), other values as they are. A new array.
+     */
+    public static Object[] asFetched(Object[] row) {
+        Object[] fetched = row.clone();
+        for (int i = 0; i < fetched.length; i++) {
+            if (fetched[i] instanceof String text) {
+                fetched[i] = text.getBytes(StandardCharsets.UTF_8);
+            }
+        }
+        return fetched;
     }
 
     private static String randomText(Random random, int length) {

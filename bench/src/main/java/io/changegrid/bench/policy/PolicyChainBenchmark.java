@@ -27,10 +27,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What policies cost per ~1,100-byte insert on the relay's fetcher thread, next to the pass-through
- * encoding they add to: the chain of issue 5 — select by table, a row predicate, mask one column
- * (salted SHA-256), add a column — then encoding with the output schema. And on the serving side, a
- * subscription judging stored frames from their headers (key-hash partition) against one that must
- * decode rows for a predicate.
+ * encoding they add to, with rows as the binlog fetcher hands them over (text as UTF-8 bytes): the
+ * chain of issue 5 — select by table, a row predicate, mask one column (salted SHA-256), add a
+ * column — then encoding with the output schema. And on the serving side, a subscription judging
+ * stored frames from their headers (key-hash partition) against one that must decode rows for a
+ * predicate.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -80,7 +81,7 @@ public class PolicyChainBenchmark {
         Random random = new Random(42);
         rows = new Object[ROWS][];
         for (int i = 0; i < ROWS; i++) {
-            rows[i] = WhitepaperRows.row(random, i);
+            rows[i] = WhitepaperRows.asFetched(WhitepaperRows.row(random, i));
         }
         encoder = new FrameEncoder(1 << 20);
         begin();

@@ -17,10 +17,11 @@ public sealed interface Masking {
 
     /**
      * The masked text of a text value given as its UTF-8 bytes, as the binlog fetcher passes text
-     * through: the same result as {@link #mask} of the decoded string.
+     * through, as UTF-8 bytes: the encoding of {@link #mask} of the decoded string. Text stays in
+     * the form it came in, so the frame encoder copies it instead of encoding a string again.
      */
-    default String maskUtf8(byte[] utf8) {
-        return mask(new String(utf8, StandardCharsets.UTF_8));
+    default byte[] maskUtf8(byte[] utf8) {
+        return mask(new String(utf8, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -41,12 +42,13 @@ public sealed interface Masking {
 
         @Override
         public String mask(Object value) {
-            return hashers.get().hex(ValueText.of(value).getBytes(StandardCharsets.UTF_8));
+            byte[] hex = hashers.get().hex(ValueText.of(value).getBytes(StandardCharsets.UTF_8));
+            return new String(hex, StandardCharsets.US_ASCII);
         }
 
         /** Hashes the bytes as they came: decoding to a string would only encode them again. */
         @Override
-        public String maskUtf8(byte[] utf8) {
+        public byte[] maskUtf8(byte[] utf8) {
             return hashers.get().hex(utf8);
         }
 
@@ -58,7 +60,6 @@ public sealed interface Masking {
             private final MessageDigest digest;
             private final byte[] salt;
             private final byte[] hash;
-            private final byte[] hex;
 
             Hasher(byte[] salt) {
                 try {
@@ -68,11 +69,13 @@ public sealed interface Masking {
                 }
                 this.salt = salt;
                 this.hash = new byte[digest.getDigestLength()];
-                this.hex = new byte[2 * hash.length];
             }
 
-            /** The hex digest of salt + text; the digest is reset by completing it. */
-            String hex(byte[] utf8) {
+            /**
+             * The hex digest of salt + text as ASCII (= UTF-8) bytes, a new array; the digest is
+             * reset by completing it.
+             */
+            byte[] hex(byte[] utf8) {
                 digest.update(salt);
                 digest.update(utf8);
                 try {
@@ -80,11 +83,12 @@ public sealed interface Masking {
                 } catch (DigestException e) {
                     throw new IllegalStateException("SHA-256 output buffer too small", e);
                 }
+                byte[] hex = new byte[2 * hash.length];
                 for (int i = 0; i < hash.length; i++) {
                     hex[2 * i] = DIGITS[(hash[i] >> 4) & 0xf];
                     hex[2 * i + 1] = DIGITS[hash[i] & 0xf];
                 }
-                return new String(hex, StandardCharsets.US_ASCII);
+                return hex;
             }
         }
 
