@@ -16,6 +16,10 @@ package io.changegrid.bench.relay;
  * @param harnessCores cores the harness process kept busy in the window
  * @param startSkewNanos from the first relay's first publish to the last relay's: relay JVMs start
  *     together but their start-ups stagger on shared cores, and the window includes that
+ * @param secondHalf the second half of the window's transactions alone: from when the relays had
+ *     appended half of them to the end. Fresh relay JVMs spend the first seconds compiling their
+ *     hot paths on the cores they read with; a relay runs for months, so the second half is closer
+ *     to what it does once warm.
  */
 public record CatchUp(
         long events,
@@ -27,7 +31,27 @@ public record CatchUp(
         long lastScn,
         double machineCores,
         double harnessCores,
-        long startSkewNanos) {
+        long startSkewNanos,
+        SecondHalf secondHalf) {
+
+    /**
+     * The second half of a window.
+     *
+     * @param events row events published in it (the window's events in proportion to its
+     *     transactions; the load's transactions are all the same size)
+     * @param nanos its length
+     * @param cpuSeconds CPU the relays used in it
+     */
+    public record SecondHalf(long events, long nanos, double cpuSeconds) {
+
+        public double eventsPerSec() {
+            return events / (nanos / 1e9);
+        }
+
+        public double cores() {
+            return cpuSeconds / (nanos / 1e9);
+        }
+    }
 
     public double seconds() {
         return (doneNanos - firstNanos) / 1e9;

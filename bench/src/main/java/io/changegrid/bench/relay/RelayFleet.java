@@ -176,6 +176,8 @@ public final class RelayFleet implements AutoCloseable {
         double[] cpuDone = new double[n];
         double[] events = new double[n];
         double[] bytes = new double[n];
+        long[] transactions = new long[n];
+        List<long[]> rounds = new ArrayList<>(); // {nanos, transactions, cpu micros} per round
         long heapMax = 0;
         long lastScn = -1;
         long lastMetrics = 0;
@@ -206,6 +208,7 @@ public final class RelayFleet implements AutoCloseable {
                                     + relay.log());
                 }
                 long now = System.nanoTime();
+                transactions[i] = status.path("buffer").path("transactionsAppended").asLong();
                 boolean published = fetch.path("lastPublishedScn").asLong(-1) >= 0;
                 boolean atEnd =
                         BinlogPosition.parse(fetch.get("position").asText()).scn() >= to.scn();
@@ -248,6 +251,12 @@ public final class RelayFleet implements AutoCloseable {
                     }
                 }
             }
+            rounds.add(
+                    new long[] {
+                        System.nanoTime(),
+                        java.util.Arrays.stream(transactions).sum(),
+                        Math.round(cpuSeconds() * 1e6)
+                    });
             if (readMetrics) {
                 lastMetrics = System.nanoTime();
                 progress.report((long) sum(events));
@@ -281,7 +290,25 @@ public final class RelayFleet implements AutoCloseable {
                 lastScn,
                 machine.started() ? machine.machineCores() : -1,
                 machine.started() ? machine.harnessCores() : 0,
-                lastFirstNanos - firstNanos);
+                lastFirstNanos - firstNanos,
+                secondHalf(rounds, (long) sum(events), doneNanos));
+    }
+
+    /**
+     * The second half of the window, from the first poll round by which the relays had appended
+     * half of their transactions. Done relays keep their last count, so the sum only grows.
+     */
+    private static CatchUp.SecondHalf secondHalf(List<long[]> rounds, long events, long doneNanos) {
+        long[] last = rounds.get(rounds.size() - 1);
+        long total = last[1];
+        for (long[] round : rounds) {
+            if (total > 0 && round[1] * 2 >= total) {
+                long eventsAfter = Math.round(events * (double) (total - round[1]) / total);
+                return new CatchUp.SecondHalf(
+                        eventsAfter, doneNanos - round[0], (last[2] - round[2]) / 1e6);
+            }
+        }
+        return new CatchUp.SecondHalf(0, 0, 0);
     }
 
     /** CPU seconds all relays have used so far. */

@@ -191,6 +191,11 @@ public final class Stage1Command implements Callable<Integer> {
         line.put("heapMax", catchUp.heapMax());
         line.put("heapLimit", plan.heap());
         line.put("bufferBytes", plan.bufferBytes());
+        CatchUp.SecondHalf secondHalf = catchUp.secondHalf();
+        if (secondHalf.nanos() > 0) {
+            line.put("secondHalfEventsPerSec", Math.round(secondHalf.eventsPerSec()));
+            line.put("secondHalfCpu", ResultFile.round(secondHalf.cores(), 2));
+        }
         line.put("bareEventsPerSec", Math.round(bare.rows() / bare.seconds()));
         line.put(
                 "ratio",
@@ -243,25 +248,31 @@ public final class Stage1Command implements Callable<Integer> {
                 .distinct()
                 .forEach(
                         count -> {
-                            double pass = median(lines, count, true);
-                            double chain = median(lines, count, false);
-                            System.out.printf(
-                                    Locale.ROOT,
-                                    "%d relay(s): pass-through %,.0f ev/s, with policies %,.0f ev/s:"
-                                            + " ratio %.3f (medians)%n",
-                                    count,
-                                    pass,
-                                    chain,
-                                    chain / pass);
+                            for (String rate : List.of("eventsPerSec", "secondHalfEventsPerSec")) {
+                                double pass = median(lines, count, true, rate);
+                                double chain = median(lines, count, false, rate);
+                                System.out.printf(
+                                        Locale.ROOT,
+                                        "%d relay(s), %s: pass-through %,.0f ev/s, with policies"
+                                                + " %,.0f ev/s: ratio %.3f (medians)%n",
+                                        count,
+                                        rate.equals("eventsPerSec")
+                                                ? "whole window"
+                                                : "second half",
+                                        pass,
+                                        chain,
+                                        chain / pass);
+                            }
                         });
     }
 
-    private static double median(List<ObjectNode> lines, int relays, boolean passThrough) {
+    private static double median(
+            List<ObjectNode> lines, int relays, boolean passThrough, String rate) {
         double[] rates =
                 lines.stream()
                         .filter(line -> line.get("relays").asInt() == relays)
                         .filter(line -> line.get("policies").asText().equals("none") == passThrough)
-                        .mapToDouble(line -> line.get("eventsPerSec").asDouble())
+                        .mapToDouble(line -> line.path(rate).asDouble())
                         .sorted()
                         .toArray();
         int middle = rates.length / 2;
