@@ -10,11 +10,13 @@ import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeseria
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
  * Builds the binlog clients a fetcher connects with: positioned at a transaction boundary, with the
  * library's own reconnection off (it would resume mid-transaction), server heartbeats on, and the
- * lossless row deserializers installed.
+ * lossless row deserializers installed, which leave the rows of tables the fetcher does not publish
+ * unread.
  */
 final class BinlogClientFactory {
 
@@ -23,7 +25,12 @@ final class BinlogClientFactory {
 
     private BinlogClientFactory() {}
 
-    static BinaryLogClient create(BinlogFetcherConfig config, BinlogPosition position) {
+    /**
+     * @param skippedTables binlog table ids whose rows are not deserialized (see {@link
+     *     LosslessRowDeserializers#install})
+     */
+    static BinaryLogClient create(
+            BinlogFetcherConfig config, BinlogPosition position, LongPredicate skippedTables) {
         BinaryLogClient client =
                 new BinaryLogClient(config.host(), config.port(), config.user(), config.password());
         client.setServerId(config.serverId());
@@ -32,7 +39,7 @@ final class BinlogClientFactory {
         client.setConnectTimeout(config.connectTimeout().toMillis());
         client.setBinlogFilename(position.file());
         client.setBinlogPosition(position.offset());
-        client.setEventDeserializer(deserializer());
+        client.setEventDeserializer(deserializer(skippedTables));
         return client;
     }
 
@@ -41,7 +48,7 @@ final class BinlogClientFactory {
      * cache private, so it is built here and handed to both.
      */
     @SuppressWarnings("rawtypes") // the library's constructor takes a map of raw deserializers
-    static EventDeserializer deserializer() {
+    static EventDeserializer deserializer(LongPredicate skippedTables) {
         Map<Long, TableMapEventData> tableMaps =
                 new LinkedHashMap<>(1024, 0.75f, true) {
                     private static final long serialVersionUID = 1L;
@@ -62,7 +69,7 @@ final class BinlogClientFactory {
                         new NullEventDataDeserializer(),
                         byType,
                         tableMaps);
-        LosslessRowDeserializers.install(deserializer, tableMaps);
+        LosslessRowDeserializers.install(deserializer, tableMaps, skippedTables);
         deserializer.setCompatibilityMode(
                 EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
         return deserializer;

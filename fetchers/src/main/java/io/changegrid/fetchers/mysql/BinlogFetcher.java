@@ -123,7 +123,8 @@ public final class BinlogFetcher {
         Duration backoff = FIRST_BACKOFF;
         while (!stopped) {
             BinlogPosition position = assembler.committed();
-            BinaryLogClient connection = BinlogClientFactory.create(config, position);
+            BinaryLogClient connection =
+                    BinlogClientFactory.create(config, position, assembler::skipsRowsOf);
             connection.registerEventListener(assembler);
             connection.registerLifecycleListener(
                     new BinaryLogClient.AbstractLifecycleListener() {

@@ -143,6 +143,16 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         return failure;
     }
 
+    /**
+     * Whether the rows of a binlog table id are of no use here: its latest table map named a table
+     * that is not captured, or that no policy publishes. The binlog client's row deserializers ask
+     * before reading a rows event's rows, on the client's thread, after this assembler saw the
+     * table map.
+     */
+    boolean skipsRowsOf(long binlogTableId) {
+        return uncaptured.contains(binlogTableId);
+    }
+
     /** Drops a transaction left open by a broken connection; the next connection re-reads it. */
     void abandonOpenTransaction() {
         open = false;
