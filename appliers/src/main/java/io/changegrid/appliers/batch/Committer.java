@@ -1,5 +1,6 @@
 package io.changegrid.appliers.batch;
 
+import io.changegrid.appliers.checkpoint.LaneCheckpoint;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,17 +38,17 @@ public final class Committer implements AutoCloseable {
     }
 
     /**
-     * Commits each lane at {@code scn}.
+     * Commits each lane at {@code to}.
      *
      * @throws SQLException the first lane's error (others are suppressed onto it)
      * @throws RuntimeException a lane's runtime error, e.g. a fencing or a value without a target
      *     form
      */
-    public void commitAll(List<Lane> lanes, long scn, long epoch)
+    public void commitAll(List<Lane> lanes, LaneCheckpoint to, long epoch)
             throws SQLException, InterruptedException {
         if (pool == null) {
             for (Lane lane : lanes) {
-                lane.commit(scn, epoch);
+                lane.commit(to, epoch);
             }
             return;
         }
@@ -56,7 +57,7 @@ public final class Committer implements AutoCloseable {
             results.add(
                     pool.submit(
                             () -> {
-                                lane.commit(scn, epoch);
+                                lane.commit(to, epoch);
                                 return null;
                             }));
         }

@@ -1,6 +1,7 @@
 package io.changegrid.appliers.batch;
 
 import io.changegrid.appliers.checkpoint.CheckpointTable;
+import io.changegrid.appliers.checkpoint.LaneCheckpoint;
 import io.changegrid.appliers.conflict.VersionReader;
 import io.changegrid.appliers.dialect.PostgresDialect;
 import io.changegrid.appliers.schema.TargetTable;
@@ -60,7 +61,8 @@ public final class Lane implements AutoCloseable {
     private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> deletes = new HashMap<>();
     private int pendingRows;
-    private long checkpointScn;
+    // Written by the committer thread, read by the dispatcher and by monitoring threads.
+    private volatile LaneCheckpoint checkpoint;
     private long rowsWritten;
     private long insertFallbacks;
     private long conflictsSkipped;
@@ -68,7 +70,7 @@ public final class Lane implements AutoCloseable {
 
     /**
      * @param connection a connection of its own, autocommit off
-     * @param checkpointScn the lane's checkpoint as the target holds it
+     * @param checkpoint the lane's checkpoint as the target holds it
      * @param optimisticInserts whether rows the source inserted are written with a plain INSERT
      *     first (cheaper than an upsert on MariaDB/MySQL), the whole commit being redone with
      *     upserts if one of them meets an existing key
@@ -82,7 +84,7 @@ public final class Lane implements AutoCloseable {
             int id,
             Connection connection,
             CheckpointTable checkpoints,
-            long checkpointScn,
+            LaneCheckpoint checkpoint,
             boolean optimisticInserts,
             ConflictResolver resolver,
             VersionReader versions,
@@ -96,7 +98,7 @@ public final class Lane implements AutoCloseable {
         this.versions = versions;
         this.connection = connection;
         this.checkpoints = checkpoints;
-        this.checkpointScn = checkpointScn;
+        this.checkpoint = checkpoint;
         connection.setAutoCommit(false);
         this.advance = connection.prepareStatement(checkpoints.advanceSql());
         this.staging = staging == null ? null : new StagingMerge(connection, staging);
@@ -106,9 +108,14 @@ public final class Lane implements AutoCloseable {
         return id;
     }
 
-    /** Every change routed here from transactions at or below this SCN is in the target. */
-    public long checkpointScn() {
-        return checkpointScn;
+    /** What of the routed changes is in the target; safe to read from any thread. */
+    public LaneCheckpoint checkpoint() {
+        return checkpoint;
+    }
+
+    /** Whether the change at event {@code index} of transaction {@code scn} is in the target. */
+    public boolean applied(long scn, int index) {
+        return checkpoint.covers(scn, index);
     }
 
     /**
@@ -116,7 +123,7 @@ public final class Lane implements AutoCloseable {
      * moves it backwards.
      */
     public void checkpointed(long scn) {
-        checkpointScn = Math.max(checkpointScn, scn);
+        checkpoint = checkpoint.max(LaneCheckpoint.after(scn));
     }
 
     /** Changes waiting for the next commit (after coalescing). */
@@ -175,15 +182,15 @@ public final class Lane implements AutoCloseable {
     }
 
     /**
-     * Writes the pending rows, moves the lane's checkpoint to {@code scn} (never backwards) and
+     * Writes the pending rows, moves the lane's checkpoint to {@code to} (never backwards) and
      * commits, all in one target transaction.
      *
      * @throws io.changegrid.appliers.checkpoint.FencedException if a newer owner holds the lane
      * @throws SQLException from the target; the transaction is then rolled back by {@link
      *     #rollback}
      */
-    public void commit(long scn, long epoch) throws SQLException {
-        long target = Math.max(scn, checkpointScn);
+    public void commit(LaneCheckpoint to, long epoch) throws SQLException {
+        LaneCheckpoint target = checkpoint.max(to);
         long written;
         try {
             if (staging != null) {
@@ -210,7 +217,7 @@ public final class Lane implements AutoCloseable {
             broken = broken || isConnectionError(e);
             throw e;
         }
-        checkpointScn = target;
+        checkpoint = target;
         rowsWritten += written;
         pending.clear();
         pendingRows = 0;
@@ -352,6 +359,6 @@ public final class Lane implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "lane " + id + " at scn " + checkpointScn;
+        return "lane " + id + " at scn " + checkpoint;
     }
 }

@@ -162,6 +162,14 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     /** Creates the checkpoint table if it does not exist. */
     String createCheckpointTable(String table);
 
+    /** Adds the partial-transaction columns to a checkpoint table made without them. */
+    default String addPartialCheckpointColumns(String table) {
+        return "ALTER TABLE "
+                + table
+                + " ADD COLUMN partial_scn bigint NOT NULL DEFAULT -1,"
+                + " ADD COLUMN partial_index integer NOT NULL DEFAULT -1";
+    }
+
     /**
      * Inserts a lane's checkpoint row at SCN -1, epoch 0, unless it exists. Parameters: consumer
      * group, partition, lane.

@@ -134,6 +134,7 @@ public final class MariaDbDialect implements Dialect {
                 + table
                 + " (consumer_group varchar(200) NOT NULL, partition_id int NOT NULL,"
                 + " lane int NOT NULL, scn bigint NOT NULL, epoch bigint NOT NULL,"
+                + " partial_scn bigint NOT NULL DEFAULT -1, partial_index integer NOT NULL DEFAULT -1,"
                 + " updated_at timestamp(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
                 + " PRIMARY KEY (consumer_group, partition_id, lane)) ENGINE=InnoDB";
     }

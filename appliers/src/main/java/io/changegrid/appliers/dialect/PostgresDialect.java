@@ -209,6 +209,7 @@ public final class PostgresDialect implements Dialect {
                 + table
                 + " (consumer_group varchar(200) NOT NULL, partition_id integer NOT NULL,"
                 + " lane integer NOT NULL, scn bigint NOT NULL, epoch bigint NOT NULL,"
+                + " partial_scn bigint NOT NULL DEFAULT -1, partial_index integer NOT NULL DEFAULT -1,"
                 + " updated_at timestamptz NOT NULL DEFAULT now(),"
                 + " PRIMARY KEY (consumer_group, partition_id, lane))";
     }
