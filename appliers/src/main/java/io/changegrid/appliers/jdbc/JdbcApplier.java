@@ -288,7 +288,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
 
     private void place(TargetTable table, RowKey key, Object[] row, int index, Write write)
             throws SQLException, InterruptedException {
-        int at = partitioner.lane(table, key, row, transactionScn, index, lanes.size());
+        int at = partitioner.lane(table.schema(), key, row, transactionScn, index, lanes.size());
         if (lanes.get(at).applied(transactionScn, index)) {
             return; // this lane applied it before a crash or retry
         }
