@@ -274,9 +274,6 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             return CallbackResult.SUCCESS;
         } catch (SQLException e) {
             return failed("applying scn=" + event.scn() + ", index=" + event.index(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CallbackResult.RETRY;
         }
     }
 
@@ -287,7 +284,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     }
 
     private void place(TargetTable table, RowKey key, Object[] row, int index, Write write)
-            throws SQLException, InterruptedException {
+            throws SQLException {
         int at = partitioner.lane(table.schema(), key, row, transactionScn, index, lanes.size());
         if (lanes.get(at).applied(transactionScn, index)) {
             return; // this lane applied it before a crash or retry
@@ -310,7 +307,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             RowKey newKey,
             Object[] after,
             int index)
-            throws SQLException, InterruptedException {
+            throws SQLException {
         int from =
                 partitioner.lane(
                         table.schema(), oldKey, before, transactionScn, index, lanes.size());
@@ -349,7 +346,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
      *
      * @param index the event about to be placed; every event before it has been
      */
-    private void barrier(int index) throws SQLException, InterruptedException {
+    private void barrier(int index) throws SQLException {
         barriers = barriers + 1;
         commitAll(LaneCheckpoint.within(lastCompleteScn, transactionScn, index - 1));
     }
@@ -366,7 +363,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         return false;
     }
 
-    private void applySchemaChange(EventView event) throws SQLException, InterruptedException {
+    private void applySchemaChange(EventView event) throws SQLException {
         if (event.schema() == null) {
             return; // a change without a table: nothing in the target follows it
         }
@@ -415,9 +412,6 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                 commitAll(LaneCheckpoint.after(transaction.scn()));
             } catch (SQLException e) {
                 return failed("committing at scn=" + transaction.scn(), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return CallbackResult.RETRY;
             }
         }
         return CallbackResult.SUCCESS;
@@ -431,9 +425,6 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             return CallbackResult.SUCCESS;
         } catch (SQLException e) {
             return failed("committing the batch at scn=" + checkpointScn, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CallbackResult.RETRY;
         }
     }
 
@@ -447,7 +438,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         lastCompleteScn = checkpointScn;
     }
 
-    private void commitAll(LaneCheckpoint to) throws SQLException, InterruptedException {
+    private void commitAll(LaneCheckpoint to) throws SQLException {
         long before = 0;
         for (Lane lane : lanes) {
             before += lane.rowsWritten();
