@@ -11,10 +11,11 @@ import io.changegrid.policy.conflict.RowVersion;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,7 +26,9 @@ import java.util.Map;
  * the same commit, so each key is written once per commit (its last image, or a delete). With every
  * key once, the statements of a commit need no order among themselves: per table the deletes run
  * first, then the upserts, each as one JDBC batch (or, with a {@link StagingMerge}, one COPY into a
- * staging table and one merge statement each). Nothing is read from the target.
+ * staging table and one merge statement each). Nothing is read from the target, except with a
+ * conflict resolver: then each commit reads and locks the versions of its rows first (one query per
+ * table) and writes the changes the resolver applies, atomically with that decision.
  *
  * <p>{@link #commit} writes the pending rows and the lane's checkpoint in one target transaction.
  *
@@ -193,23 +196,13 @@ public final class Lane implements AutoCloseable {
         LaneCheckpoint target = checkpoint.max(to);
         long written;
         try {
-            if (staging != null) {
-                staging.prepare(pending.keySet()); // before the commit's transaction writes
-            }
             if (resolver != null) {
-                resolve();
-            }
-            try {
-                written = writeAll(optimisticInserts);
-            } catch (SQLException e) {
-                if (!optimisticInserts || !isDuplicateKey(e)) {
-                    throw e;
+                written = writeResolved();
+            } else {
+                if (staging != null) {
+                    staging.prepare(pending.keySet()); // before the commit's transaction writes
                 }
-                // A row the source inserted exists here (changed elsewhere, or its delete was
-                // coalesced away): undo everything and write this commit with upserts only.
-                connection.rollback();
-                insertFallbacks++;
-                written = writeAll(false);
+                written = writeBlind();
             }
             checkpoints.advance(advance, id, target, epoch);
             connection.commit();
@@ -223,25 +216,104 @@ public final class Lane implements AutoCloseable {
         pendingRows = 0;
     }
 
+    private long writeBlind() throws SQLException {
+        try {
+            return writeAll(optimisticInserts);
+        } catch (SQLException e) {
+            if (!optimisticInserts || !isDuplicateKey(e)) {
+                throw e;
+            }
+            // A row the source inserted exists here (changed elsewhere, or its delete was
+            // coalesced away): undo everything and write this commit with upserts only.
+            connection.rollback();
+            insertFallbacks++;
+            return writeAll(false);
+        }
+    }
+
+    /** Attempts at writing a resolved commit before a concurrent writer counts as contention. */
+    private static final int RESOLVE_ATTEMPTS = 8;
+
     /**
-     * Drops the pending changes the resolver does not apply: one version query per table, inside
-     * the commit's transaction.
+     * Decides every pending change against the row's current version and writes the applied ones,
+     * atomically with the decision: the version read locks the rows it finds, and a change whose
+     * row was missing is written with a plain INSERT, which fails if someone inserted the row
+     * since. Then the writes are undone to a savepoint and those keys decided again against the row
+     * that appeared.
      */
-    private void resolve() throws SQLException {
-        for (Map.Entry<TargetTable, Map<RowKey, Change>> entry : pending.entrySet()) {
+    private long writeResolved() throws SQLException {
+        resolve(pending);
+        for (int attempt = 1; ; attempt++) {
+            Savepoint beforeWrites = connection.setSavepoint();
+            try {
+                long written = writeAll(true);
+                connection.releaseSavepoint(beforeWrites);
+                return written;
+            } catch (SQLException e) {
+                if (!isDuplicateKey(e)) {
+                    throw e;
+                }
+                connection.rollback(beforeWrites);
+                if (attempt == RESOLVE_ATTEMPTS) {
+                    // 40001: transient, the consumer retries the batch.
+                    throw new SQLException(
+                            "rows kept appearing between conflict check and write: lane="
+                                    + id
+                                    + ", attempts="
+                                    + attempt,
+                            "40001",
+                            e);
+                }
+                resolve(appeared());
+            }
+        }
+    }
+
+    /** The pending changes written as plain inserts: their rows were missing when read. */
+    private Map<TargetTable, Map<RowKey, Change>> appeared() {
+        Map<TargetTable, Map<RowKey, Change>> inserts = new LinkedHashMap<>();
+        pending.forEach(
+                (table, rows) ->
+                        rows.forEach(
+                                (key, change) -> {
+                                    if (change.kind() == Kind.INSERT) {
+                                        inserts.computeIfAbsent(table, t -> new LinkedHashMap<>())
+                                                .put(key, change);
+                                    }
+                                }));
+        return inserts;
+    }
+
+    /**
+     * Reads (and locks) the current versions of {@code changes}' rows, one query per table, and
+     * lets the resolver decide each change: changes it does not apply are dropped; a delete of a
+     * row that is not there is dropped (a row someone inserts meanwhile is newer than it); an image
+     * for a missing row becomes a plain INSERT, one for a present row an upsert.
+     *
+     * @param changes pending changes by table, or a copy of some of them
+     */
+    private void resolve(Map<TargetTable, Map<RowKey, Change>> changes) throws SQLException {
+        for (Map.Entry<TargetTable, Map<RowKey, Change>> entry : changes.entrySet()) {
             TargetTable table = entry.getKey();
-            Map<RowKey, Change> rows = entry.getValue();
-            Map<RowKey, RowVersion> current =
-                    versions.read(connection, table, new ArrayList<>(rows.keySet()));
-            Iterator<Map.Entry<RowKey, Change>> it = rows.entrySet().iterator();
-            while (it.hasNext()) {
-                Map.Entry<RowKey, Change> row = it.next();
-                Resolution resolution =
-                        resolver.resolve(row.getValue().version(), current.get(row.getKey()));
+            Map<RowKey, Change> rows = pending.get(table);
+            List<RowKey> keys = new ArrayList<>(entry.getValue().keySet());
+            Map<RowKey, RowVersion> current = versions.read(connection, table, keys);
+            for (RowKey key : keys) {
+                Change change = rows.get(key);
+                RowVersion found = current.get(key);
+                Resolution resolution = resolver.resolve(change.version(), found);
                 if (resolution.outcome() != Resolution.Outcome.APPLY) {
-                    it.remove();
+                    rows.remove(key);
                     pendingRows--;
                     conflictsSkipped++;
+                } else if (found == null && change.kind() == Kind.DELETE) {
+                    rows.remove(key);
+                    pendingRows--;
+                } else if (change.kind() != Kind.DELETE) {
+                    Kind kind = found == null ? Kind.INSERT : Kind.UPSERT;
+                    if (kind != change.kind()) {
+                        rows.put(key, new Change(kind, change.row(), change.version()));
+                    }
                 }
             }
         }
@@ -253,8 +325,10 @@ public final class Lane implements AutoCloseable {
             if (entry.getValue().isEmpty()) {
                 continue; // every change of the table was kept out by the resolver
             }
+            // With a resolver every write is a statement: a staged merge could not tell a row
+            // that appeared after the version read from one that was there.
             written +=
-                    staging != null
+                    staging != null && resolver == null
                             ? staging.write(entry.getKey(), entry.getValue())
                             : write(entry.getKey(), entry.getValue(), plainInserts);
         }

@@ -107,6 +107,12 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
         return column.placeholder();
     }
 
+    /**
+     * What ends a SELECT that reads target rows (aliased {@code t}) to write them in the same
+     * transaction: it locks the rows read until the transaction ends.
+     */
+    String lockRowsRead();
+
     /** Creates a schema (PostgreSQL) or database (MariaDB) if it does not exist. */
     String createNamespace(String namespace);
 

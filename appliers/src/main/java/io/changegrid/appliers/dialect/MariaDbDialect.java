@@ -119,6 +119,13 @@ public final class MariaDbDialect implements Dialect {
     }
 
     @Override
+    public String lockRowsRead() {
+        // Under REPEATABLE READ (the session default) a key without a row gets a gap lock, so
+        // nobody else can insert it before this transaction ends either.
+        return " FOR UPDATE";
+    }
+
+    @Override
     public String createNamespace(String namespace) {
         return "CREATE DATABASE IF NOT EXISTS " + quote(namespace);
     }

@@ -181,6 +181,11 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public String lockRowsRead() {
+        return " FOR UPDATE OF t";
+    }
+
+    @Override
     public String createNamespace(String namespace) {
         return "CREATE SCHEMA IF NOT EXISTS " + quote(namespace);
     }
