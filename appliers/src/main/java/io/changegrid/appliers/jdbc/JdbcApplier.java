@@ -17,10 +17,12 @@ import io.changegrid.consumer.api.CheckpointingCallback;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.EventView;
 import io.changegrid.consumer.api.TransactionInfo;
+import io.changegrid.events.schema.TableSchema;
 import io.changegrid.policy.conflict.RowVersion;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,6 +164,17 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     public CheckpointStore checkpointStore() {
         return new TargetCheckpointStore(
                 connections, checkpoints, options.lanes(), options.epoch());
+    }
+
+    /**
+     * Refuses, before anything is applied, tables with a column the target cannot hold: e.g. the
+     * subscribed tables a relay already knows ({@link io.changegrid.appliers.schema.RelaySchemas}).
+     * Tables not checked here are checked at their first row or schema change.
+     *
+     * @throws io.changegrid.appliers.typemap.UnmappableTypeException naming every such column
+     */
+    public void checkTypes(Collection<TableSchema> tables) {
+        catalog.checkTypes(tables);
     }
 
     /** Rows written to the target (upserts and deletes after coalescing). */
