@@ -33,7 +33,8 @@ import java.util.Map;
  * <p>{@link #commit} writes the pending rows and the lane's checkpoint in one target transaction.
  *
  * <p>Threading: changes are added on the dispatcher thread; {@link #commit} runs on a committer
- * thread while the dispatcher waits for it; never both at once.
+ * thread while the dispatcher waits for it; never both at once. The checkpoint and the counters may
+ * be read from any thread.
  */
 public final class Lane implements AutoCloseable {
 
@@ -66,9 +67,10 @@ public final class Lane implements AutoCloseable {
     private int pendingRows;
     // Written by the committer thread, read by the dispatcher and by monitoring threads.
     private volatile LaneCheckpoint checkpoint;
-    private long rowsWritten;
-    private long insertFallbacks;
-    private long conflictsSkipped;
+    // Counters: written by the committing thread only, read by monitoring threads.
+    private volatile long rowsWritten;
+    private volatile long insertFallbacks;
+    private volatile long conflictsSkipped;
     private boolean broken;
 
     /**

@@ -67,7 +67,9 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private final Partitioner partitioner;
     private final Committer committer;
     private final VersionReader versions;
-    private final List<Lane> lanes = new ArrayList<>();
+    // Replaced whole (never changed in place) by connect(), so that a monitoring thread reading
+    // the counters or laneCheckpoints() sees either the old lanes or the new ones.
+    private volatile List<Lane> lanes = List.of();
     private Connection control;
     private boolean resync;
 
@@ -138,20 +140,29 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         // commit is refused, so the SCNs read next cannot move under this applier.
         LaneCheckpoint[] claimed =
                 checkpoints.claim(control, options.lanes(), options.epoch().getAsLong());
-        for (int lane = 0; lane < claimed.length; lane++) {
-            lanes.add(
-                    new Lane(
-                            lane,
-                            connections.open(),
-                            checkpoints,
-                            claimed[lane],
-                            dialect.optimisticInserts(),
-                            options.conflicts(),
-                            versions,
-                            options.mode() == ApplyMode.STAGING
-                                    ? (PostgresDialect) dialect
-                                    : null));
+        List<Lane> opened = new ArrayList<>();
+        try {
+            for (int lane = 0; lane < claimed.length; lane++) {
+                opened.add(
+                        new Lane(
+                                lane,
+                                connections.open(),
+                                checkpoints,
+                                claimed[lane],
+                                dialect.optimisticInserts(),
+                                options.conflicts(),
+                                versions,
+                                options.mode() == ApplyMode.STAGING
+                                        ? (PostgresDialect) dialect
+                                        : null));
+            }
+        } catch (SQLException | RuntimeException e) {
+            for (Lane lane : opened) {
+                lane.close();
+            }
+            throw e;
         }
+        lanes = List.copyOf(opened);
         resync = false;
     }
 
@@ -212,7 +223,10 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         return commits;
     }
 
-    /** Each lane's checkpoint as this applier last wrote or read it. */
+    /**
+     * Each lane's checkpoint SCN as this applier last wrote or read it; safe from any thread, and
+     * empty while the applier reconnects.
+     */
     public long[] laneCheckpoints() {
         return lanes.stream().mapToLong(lane -> lane.checkpoint().scn()).toArray();
     }
@@ -493,10 +507,11 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     }
 
     private void closeConnections() {
-        for (Lane lane : lanes) {
+        List<Lane> closing = lanes;
+        lanes = List.of();
+        for (Lane lane : closing) {
             lane.close();
         }
-        lanes.clear();
         if (control != null) {
             try {
                 control.close();
