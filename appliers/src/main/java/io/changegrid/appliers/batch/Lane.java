@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,14 +44,23 @@ public final class Lane implements AutoCloseable {
         DELETE,
         /** A row the source inserted: written by a plain INSERT where the dialect allows. */
         INSERT,
-        UPSERT
+        UPSERT,
+        /**
+         * Some columns of a row the source updated in place: an UPDATE of those columns by key, and
+         * an upsert of the whole image if the update finds no row.
+         */
+        UPDATE
     }
 
     /**
      * A key's pending change and the version of the source change it comes from; {@code row} is
-     * {@code null} for a delete.
+     * {@code null} for a delete, {@code changed} the columns an UPDATE sets (else {@code null}).
      */
-    record Change(Kind kind, Object[] row, RowVersion version) {}
+    record Change(Kind kind, Object[] row, RowVersion version, BitSet changed) {
+        Change(Kind kind, Object[] row, RowVersion version) {
+            this(kind, row, version, null);
+        }
+    }
 
     private final int id;
     private final Connection connection;
@@ -64,6 +74,7 @@ public final class Lane implements AutoCloseable {
     private final Map<TargetTable, PreparedStatement> upserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> deletes = new HashMap<>();
+    private final Map<TargetTable, Map<BitSet, PreparedStatement>> updates = new HashMap<>();
     private int pendingRows;
     // Written by the committer thread, read by the dispatcher and by monitoring threads.
     private volatile LaneCheckpoint checkpoint;
@@ -168,6 +179,31 @@ public final class Lane implements AutoCloseable {
     /** Commits that were redone with upserts because a plain insert met an existing key. */
     public long insertFallbacks() {
         return insertFallbacks;
+    }
+
+    /**
+     * Adds an update of the {@code changed} columns of a row whose key stays; {@code row} is the
+     * whole after image. After a pending insert or upsert of the key the image replaces theirs;
+     * after a pending update the columns add up.
+     */
+    public void update(
+            TargetTable table, RowKey key, Object[] row, BitSet changed, RowVersion version) {
+        Map<RowKey, Change> rows = pending.computeIfAbsent(table, t -> new LinkedHashMap<>());
+        Change earlier = rows.get(key);
+        Change change;
+        if (earlier == null) {
+            change = new Change(Kind.UPDATE, row, version, changed);
+            pendingRows++;
+        } else if (earlier.kind() == Kind.UPDATE) {
+            BitSet both = (BitSet) earlier.changed().clone();
+            both.or(changed);
+            change = new Change(Kind.UPDATE, row, version, both);
+        } else if (earlier.kind() == Kind.INSERT) {
+            change = new Change(Kind.INSERT, row, version);
+        } else {
+            change = new Change(Kind.UPSERT, row, version);
+        }
+        rows.put(key, change);
     }
 
     /** Adds a delete by key; replaces a pending change of the same key. */
@@ -345,6 +381,7 @@ public final class Lane implements AutoCloseable {
         int deleted = 0;
         int upserted = 0;
         int inserted = 0;
+        int updated = 0;
         for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
             if (row.getValue().kind() == Kind.DELETE) {
                 if (delete == null) {
@@ -358,8 +395,13 @@ public final class Lane implements AutoCloseable {
         if (deleted > 0) {
             delete.executeBatch();
         }
+        List<Change> missing = updateInPlace(table, rows);
         for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
             Change change = row.getValue();
+            if (change.kind() == Kind.UPDATE) {
+                updated++; // written above; the missing ones below as upserts
+                continue;
+            }
             if (change.kind() == Kind.INSERT && plainInserts) {
                 if (insert == null) {
                     insert = statement(inserts, table, table.insertSql());
@@ -376,13 +418,55 @@ public final class Lane implements AutoCloseable {
                 upserted++;
             }
         }
+        for (Change change : missing) {
+            if (upsert == null) {
+                upsert = statement(upserts, table, table.upsertSql());
+            }
+            table.bindRow(upsert, change.row(), change.version());
+            upsert.addBatch();
+        }
         if (inserted > 0) {
             insert.executeBatch();
         }
-        if (upserted > 0) {
+        if (upserted > 0 || !missing.isEmpty()) {
             upsert.executeBatch();
         }
-        return deleted + upserted + inserted;
+        return deleted + upserted + inserted + updated;
+    }
+
+    /**
+     * Runs the pending in-place updates of {@code table}, one JDBC batch per set of changed
+     * columns, and returns the changes whose row was not there (update count 0): they are written
+     * as upserts of their whole image, still without reading anything.
+     */
+    private List<Change> updateInPlace(TargetTable table, Map<RowKey, Change> rows)
+            throws SQLException {
+        Map<BitSet, List<Change>> byColumns = new HashMap<>();
+        for (Change change : rows.values()) {
+            if (change.kind() == Kind.UPDATE) {
+                byColumns.computeIfAbsent(change.changed(), c -> new ArrayList<>()).add(change);
+            }
+        }
+        List<Change> missing = new ArrayList<>();
+        for (Map.Entry<BitSet, List<Change>> group : byColumns.entrySet()) {
+            PreparedStatement update =
+                    updates.computeIfAbsent(table, t -> new HashMap<>()).get(group.getKey());
+            if (update == null) {
+                update = connection.prepareStatement(table.updateSql(group.getKey()));
+                updates.get(table).put(group.getKey(), update);
+            }
+            for (Change change : group.getValue()) {
+                table.bindUpdate(update, change.row(), change.changed());
+                update.addBatch();
+            }
+            int[] counts = update.executeBatch();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == 0) {
+                    missing.add(group.getValue().get(i));
+                }
+            }
+        }
+        return missing;
     }
 
     private PreparedStatement statement(

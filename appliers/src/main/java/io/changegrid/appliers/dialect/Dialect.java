@@ -91,6 +91,22 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
      */
     boolean optimisticInserts();
 
+    /**
+     * The update of some columns of one row by its primary key: parameters are the columns in
+     * order, then the key in key order. Its update count says whether the row was there.
+     */
+    default String update(String table, List<TargetColumn> columns, List<TargetColumn> key) {
+        StringJoiner set = new StringJoiner(", ");
+        for (TargetColumn column : columns) {
+            set.add(quote(column.name()) + " = " + column.placeholder());
+        }
+        StringJoiner where = new StringJoiner(" AND ");
+        for (TargetColumn column : key) {
+            where.add(quote(column.name()) + " = " + column.placeholder());
+        }
+        return "UPDATE " + table + " SET " + set + " WHERE " + where;
+    }
+
     /** The delete of one row by its primary key. */
     default String delete(String table, List<TargetColumn> key) {
         StringJoiner where = new StringJoiner(" AND ");

@@ -36,8 +36,13 @@ public final class MariaDbDialect implements Dialect {
     @Override
     public Properties connectionProperties() {
         Properties properties = new Properties();
-        // One COM_STMT_BULK_EXECUTE round trip per JDBC batch (the driver's default, stated).
-        properties.setProperty("useBulkStmts", "true");
+        // INSERT batches (plain inserts and upserts) go in one COM_STMT_BULK_EXECUTE round trip;
+        // other batches (updates, deletes) are pipelined, so each statement's update count comes
+        // back: the update of changed columns needs it to see a missing row. Counts are of rows
+        // found, not changed, so a repeated update still counts its row.
+        properties.setProperty("useBulkStmts", "false");
+        properties.setProperty("useBulkStmtsForInserts", "true");
+        properties.setProperty("useAffectedRows", "false");
         return properties;
     }
 

@@ -1,5 +1,6 @@
 package io.changegrid.appliers.jdbc;
 
+import io.changegrid.appliers.batch.ChangedColumns;
 import io.changegrid.appliers.batch.Committer;
 import io.changegrid.appliers.batch.Lane;
 import io.changegrid.appliers.batch.Partitioner;
@@ -22,6 +23,7 @@ import io.changegrid.policy.conflict.RowVersion;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
@@ -278,7 +280,13 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                     RowKey oldKey = new RowKey(table.keyOf(before));
                     RowKey newKey = new RowKey(table.keyOf(after));
                     if (oldKey.equals(newKey)) {
-                        place(table, newKey, after, event.index(), Write.UPSERT);
+                        changed = ChangedColumns.of(before, after);
+                        place(
+                                table,
+                                newKey,
+                                after,
+                                event.index(),
+                                changed.isEmpty() ? Write.UPSERT : Write.UPDATE);
                     } else {
                         placeKeyChange(table, oldKey, before, newKey, after, event.index());
                     }
@@ -307,8 +315,13 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private enum Write {
         INSERT,
         UPSERT,
+        /** Only the columns in {@link #changed}, by key; an upsert if the row is missing. */
+        UPDATE,
         DELETE
     }
+
+    /** The columns the current in-place UPDATE event changed; a new set per such event. */
+    private BitSet changed;
 
     private void place(TargetTable table, RowKey key, Object[] row, int index, Write write)
             throws SQLException {
@@ -359,6 +372,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         switch (write) {
             case INSERT -> lane.insert(table, key, row, transactionVersion);
             case UPSERT -> lane.upsert(table, key, row, transactionVersion);
+            case UPDATE -> lane.update(table, key, row, changed, transactionVersion);
             case DELETE -> lane.delete(table, key, transactionVersion);
         }
     }

@@ -204,7 +204,8 @@ public final class TableCatalog {
                 columns,
                 dialect.upsert(name, columns, key),
                 dialect.insert(name, columns),
-                dialect.delete(name, key));
+                dialect.delete(name, key),
+                changed -> dialect.update(name, changed, key));
     }
 
     private List<String> reconcile(
