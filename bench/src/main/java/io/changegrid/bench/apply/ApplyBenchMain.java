@@ -93,6 +93,14 @@ public final class ApplyBenchMain implements Callable<Integer> {
                             + " staging table, then merge) (default STATEMENT).")
     private ApplyMode mode = ApplyMode.STATEMENT;
 
+    @Option(
+            names = "--buffer-mib",
+            description =
+                    "Consumer buffer capacity in MiB (default 256). While the buffer is full the"
+                            + " consumer ends a batch after every transaction, so a stream larger"
+                            + " than the buffer is applied in small commits once it fills.")
+    private long bufferMib = 256;
+
     @Option(names = "--seed", description = "Random seed of the source data (default 42).")
     private long seed = 42;
 
@@ -104,11 +112,13 @@ public final class ApplyBenchMain implements Callable<Integer> {
     public Integer call() throws Exception {
         System.out.printf(
                 Locale.ROOT,
-                "loading source: rows=%d, txnRows=%d, updatePercent=%d, mode=%s, cores=%d%n",
+                "loading source: rows=%d, txnRows=%d, updatePercent=%d, mode=%s, bufferMiB=%d,"
+                        + " cores=%d%n",
                 rows,
                 rowsPerTransaction,
                 updatePercent,
                 mode,
+                bufferMib,
                 Runtime.getRuntime().availableProcessors());
         long loadStart = System.nanoTime();
         try (ApplySource source = ApplySource.load(rows, rowsPerTransaction, updatePercent, seed)) {
@@ -209,7 +219,7 @@ public final class ApplyBenchMain implements Callable<Integer> {
                     Consumer.builder()
                             .name("apply-bench")
                             .relays(source.relayUrl())
-                            .bufferCapacity(256L << 20)
+                            .bufferCapacity(bufferMib << 20)
                             .fetchMaxBytes(8L << 20)
                             .batching(batch, Duration.ZERO)
                             .callback(counted)
