@@ -4,6 +4,8 @@ import io.changegrid.appliers.config.ApplierSettings;
 import io.changegrid.appliers.group.PartitionAppliers;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.JdbcApplier;
+import io.changegrid.appliers.schema.RelaySchemas;
+import io.changegrid.appliers.typemap.UnmappableTypeException;
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
 import io.changegrid.config.YamlConfigFile;
@@ -11,10 +13,13 @@ import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.GroupConfig;
 import io.changegrid.consumer.group.GroupMemberProcess;
+import io.changegrid.events.schema.TableSchema;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,6 +75,29 @@ public final class ApplierMain implements Callable<Integer> {
         System.exit(new CommandLine(new ApplierMain()).execute(args));
     }
 
+    /**
+     * Refuses unmappable column types before anything is applied, for the subscribed tables the
+     * relay already knows. A subscription by policies is left to the first row: which tables it
+     * selects is the relay's decision.
+     */
+    private static void checkTypesAtStart(JdbcApplier applier, ConsumerConfig config, Logger log) {
+        if (!config.subscription().policies().isEmpty()) {
+            log.info(
+                    "column types are checked at each table's first row: subscription by policies");
+            return;
+        }
+        Optional<List<TableSchema>> known =
+                RelaySchemas.fetch(
+                        config.relays(), config.subscription().tables(), Duration.ofSeconds(5));
+        if (known.isEmpty()) {
+            log.warn(
+                    "no relay served its schemas: column types are checked at each table's first row");
+            return;
+        }
+        applier.checkTypes(known.get());
+        log.info("column types checked at start: tables={}", known.get().size());
+    }
+
     @Override
     public Integer call() throws Exception {
         Logger log = LoggerFactory.getLogger(ApplierMain.class);
@@ -98,6 +126,13 @@ public final class ApplierMain implements Callable<Integer> {
         }
         log.info("applier starting: config={}", config.describe());
         try (JdbcApplier applier = JdbcApplier.open(options)) {
+            try {
+                checkTypesAtStart(applier, consumerConfig, log);
+            } catch (UnmappableTypeException e) {
+                log.error("applier not started: {}", e.getMessage());
+                spec.commandLine().getErr().println(e.getMessage());
+                return 1;
+            }
             Consumer consumer =
                     Consumer.create("applier", consumerConfig, applier, applier.checkpointStore());
             Thread shutdown =

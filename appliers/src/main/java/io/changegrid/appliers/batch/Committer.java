@@ -1,5 +1,6 @@
 package io.changegrid.appliers.batch;
 
+import io.changegrid.appliers.checkpoint.LaneCheckpoint;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +15,8 @@ import java.util.concurrent.Future;
  * transaction; a lane that committed stays committed when another fails (its checkpoint row says
  * so, and a redelivery skips its part), so a failure never re-applies a committed lane's work.
  *
- * <p>Threading: {@link #commitAll} from the dispatcher thread, which waits for every lane.
+ * <p>Threading: {@link #commitAll} from the dispatcher thread, which waits for every lane, also
+ * when interrupted.
  */
 public final class Committer implements AutoCloseable {
 
@@ -37,17 +39,17 @@ public final class Committer implements AutoCloseable {
     }
 
     /**
-     * Commits each lane at {@code scn}.
+     * Commits each lane at {@code to} and returns when every lane's commit has ended. An interrupt
+     * does not end the wait early; it stays set on the thread.
      *
      * @throws SQLException the first lane's error (others are suppressed onto it)
      * @throws RuntimeException a lane's runtime error, e.g. a fencing or a value without a target
      *     form
      */
-    public void commitAll(List<Lane> lanes, long scn, long epoch)
-            throws SQLException, InterruptedException {
+    public void commitAll(List<Lane> lanes, LaneCheckpoint to, long epoch) throws SQLException {
         if (pool == null) {
             for (Lane lane : lanes) {
-                lane.commit(scn, epoch);
+                lane.commit(to, epoch);
             }
             return;
         }
@@ -56,23 +58,39 @@ public final class Committer implements AutoCloseable {
             results.add(
                     pool.submit(
                             () -> {
-                                lane.commit(scn, epoch);
+                                lane.commit(to, epoch);
                                 return null;
                             }));
         }
+        // Every lane's commit is waited for, even when this thread is interrupted: the caller
+        // rolls the lanes back next, on the same connections, and a commit still running there
+        // would race with the rollback. A commit is not cancelled either: interrupting a JDBC
+        // call mid-commit leaves the lane's connection in an unknown state.
+        boolean interrupted = false;
         Exception first = null;
         for (Future<Void> result : results) {
-            try {
-                result.get();
-            } catch (ExecutionException e) {
-                Exception cause =
-                        e.getCause() instanceof Exception ex ? ex : new RuntimeException(e);
-                if (first == null) {
-                    first = cause;
-                } else {
-                    first.addSuppressed(cause);
+            while (true) {
+                try {
+                    result.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Exception cause =
+                            e.getCause() instanceof Exception ex ? ex : new RuntimeException(e);
+                    if (first == null) {
+                        first = cause;
+                    } else {
+                        first.addSuppressed(cause);
+                    }
+                    break;
                 }
             }
+        }
+        if (interrupted) {
+            // Every lane has ended: the outcome below is the batch's, and the interrupt is kept
+            // for the caller's next wait.
+            Thread.currentThread().interrupt();
         }
         if (first instanceof SQLException sql) {
             throw sql;

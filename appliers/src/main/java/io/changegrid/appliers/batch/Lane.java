@@ -1,6 +1,7 @@
 package io.changegrid.appliers.batch;
 
 import io.changegrid.appliers.checkpoint.CheckpointTable;
+import io.changegrid.appliers.checkpoint.LaneCheckpoint;
 import io.changegrid.appliers.conflict.VersionReader;
 import io.changegrid.appliers.dialect.PostgresDialect;
 import io.changegrid.appliers.schema.TargetTable;
@@ -10,10 +11,12 @@ import io.changegrid.policy.conflict.RowVersion;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,12 +27,15 @@ import java.util.Map;
  * the same commit, so each key is written once per commit (its last image, or a delete). With every
  * key once, the statements of a commit need no order among themselves: per table the deletes run
  * first, then the upserts, each as one JDBC batch (or, with a {@link StagingMerge}, one COPY into a
- * staging table and one merge statement each). Nothing is read from the target.
+ * staging table and one merge statement each). Nothing is read from the target, except with a
+ * conflict resolver: then each commit reads and locks the versions of its rows first (one query per
+ * table) and writes the changes the resolver applies, atomically with that decision.
  *
  * <p>{@link #commit} writes the pending rows and the lane's checkpoint in one target transaction.
  *
  * <p>Threading: changes are added on the dispatcher thread; {@link #commit} runs on a committer
- * thread while the dispatcher waits for it; never both at once.
+ * thread while the dispatcher waits for it; never both at once. The checkpoint and the counters may
+ * be read from any thread.
  */
 public final class Lane implements AutoCloseable {
 
@@ -38,14 +44,23 @@ public final class Lane implements AutoCloseable {
         DELETE,
         /** A row the source inserted: written by a plain INSERT where the dialect allows. */
         INSERT,
-        UPSERT
+        UPSERT,
+        /**
+         * Some columns of a row the source updated in place: an UPDATE of those columns by key, and
+         * an upsert of the whole image if the update finds no row.
+         */
+        UPDATE
     }
 
     /**
      * A key's pending change and the version of the source change it comes from; {@code row} is
-     * {@code null} for a delete.
+     * {@code null} for a delete, {@code changed} the columns an UPDATE sets (else {@code null}).
      */
-    record Change(Kind kind, Object[] row, RowVersion version) {}
+    record Change(Kind kind, Object[] row, RowVersion version, BitSet changed) {
+        Change(Kind kind, Object[] row, RowVersion version) {
+            this(kind, row, version, null);
+        }
+    }
 
     private final int id;
     private final Connection connection;
@@ -59,16 +74,19 @@ public final class Lane implements AutoCloseable {
     private final Map<TargetTable, PreparedStatement> upserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> deletes = new HashMap<>();
+    private final Map<TargetTable, Map<BitSet, PreparedStatement>> updates = new HashMap<>();
     private int pendingRows;
-    private long checkpointScn;
-    private long rowsWritten;
-    private long insertFallbacks;
-    private long conflictsSkipped;
+    // Written by the committer thread, read by the dispatcher and by monitoring threads.
+    private volatile LaneCheckpoint checkpoint;
+    // Counters: written by the committing thread only, read by monitoring threads.
+    private volatile long rowsWritten;
+    private volatile long insertFallbacks;
+    private volatile long conflictsSkipped;
     private boolean broken;
 
     /**
      * @param connection a connection of its own, autocommit off
-     * @param checkpointScn the lane's checkpoint as the target holds it
+     * @param checkpoint the lane's checkpoint as the target holds it
      * @param optimisticInserts whether rows the source inserted are written with a plain INSERT
      *     first (cheaper than an upsert on MariaDB/MySQL), the whole commit being redone with
      *     upserts if one of them meets an existing key
@@ -82,7 +100,7 @@ public final class Lane implements AutoCloseable {
             int id,
             Connection connection,
             CheckpointTable checkpoints,
-            long checkpointScn,
+            LaneCheckpoint checkpoint,
             boolean optimisticInserts,
             ConflictResolver resolver,
             VersionReader versions,
@@ -96,7 +114,7 @@ public final class Lane implements AutoCloseable {
         this.versions = versions;
         this.connection = connection;
         this.checkpoints = checkpoints;
-        this.checkpointScn = checkpointScn;
+        this.checkpoint = checkpoint;
         connection.setAutoCommit(false);
         this.advance = connection.prepareStatement(checkpoints.advanceSql());
         this.staging = staging == null ? null : new StagingMerge(connection, staging);
@@ -106,9 +124,14 @@ public final class Lane implements AutoCloseable {
         return id;
     }
 
-    /** Every change routed here from transactions at or below this SCN is in the target. */
-    public long checkpointScn() {
-        return checkpointScn;
+    /** What of the routed changes is in the target; safe to read from any thread. */
+    public LaneCheckpoint checkpoint() {
+        return checkpoint;
+    }
+
+    /** Whether the change at event {@code index} of transaction {@code scn} is in the target. */
+    public boolean applied(long scn, int index) {
+        return checkpoint.covers(scn, index);
     }
 
     /**
@@ -116,7 +139,7 @@ public final class Lane implements AutoCloseable {
      * moves it backwards.
      */
     public void checkpointed(long scn) {
-        checkpointScn = Math.max(checkpointScn, scn);
+        checkpoint = checkpoint.max(LaneCheckpoint.after(scn));
     }
 
     /** Changes waiting for the next commit (after coalescing). */
@@ -158,6 +181,31 @@ public final class Lane implements AutoCloseable {
         return insertFallbacks;
     }
 
+    /**
+     * Adds an update of the {@code changed} columns of a row whose key stays; {@code row} is the
+     * whole after image. After a pending insert or upsert of the key the image replaces theirs;
+     * after a pending update the columns add up.
+     */
+    public void update(
+            TargetTable table, RowKey key, Object[] row, BitSet changed, RowVersion version) {
+        Map<RowKey, Change> rows = pending.computeIfAbsent(table, t -> new LinkedHashMap<>());
+        Change earlier = rows.get(key);
+        Change change;
+        if (earlier == null) {
+            change = new Change(Kind.UPDATE, row, version, changed);
+            pendingRows++;
+        } else if (earlier.kind() == Kind.UPDATE) {
+            BitSet both = (BitSet) earlier.changed().clone();
+            both.or(changed);
+            change = new Change(Kind.UPDATE, row, version, both);
+        } else if (earlier.kind() == Kind.INSERT) {
+            change = new Change(Kind.INSERT, row, version);
+        } else {
+            change = new Change(Kind.UPSERT, row, version);
+        }
+        rows.put(key, change);
+    }
+
     /** Adds a delete by key; replaces a pending change of the same key. */
     public void delete(TargetTable table, RowKey key, RowVersion version) {
         put(table, key, new Change(Kind.DELETE, null, version));
@@ -175,34 +223,24 @@ public final class Lane implements AutoCloseable {
     }
 
     /**
-     * Writes the pending rows, moves the lane's checkpoint to {@code scn} (never backwards) and
+     * Writes the pending rows, moves the lane's checkpoint to {@code to} (never backwards) and
      * commits, all in one target transaction.
      *
      * @throws io.changegrid.appliers.checkpoint.FencedException if a newer owner holds the lane
      * @throws SQLException from the target; the transaction is then rolled back by {@link
      *     #rollback}
      */
-    public void commit(long scn, long epoch) throws SQLException {
-        long target = Math.max(scn, checkpointScn);
+    public void commit(LaneCheckpoint to, long epoch) throws SQLException {
+        LaneCheckpoint target = checkpoint.max(to);
         long written;
         try {
-            if (staging != null) {
-                staging.prepare(pending.keySet()); // before the commit's transaction writes
-            }
             if (resolver != null) {
-                resolve();
-            }
-            try {
-                written = writeAll(optimisticInserts);
-            } catch (SQLException e) {
-                if (!optimisticInserts || !isDuplicateKey(e)) {
-                    throw e;
+                written = writeResolved();
+            } else {
+                if (staging != null) {
+                    staging.prepare(pending.keySet()); // before the commit's transaction writes
                 }
-                // A row the source inserted exists here (changed elsewhere, or its delete was
-                // coalesced away): undo everything and write this commit with upserts only.
-                connection.rollback();
-                insertFallbacks++;
-                written = writeAll(false);
+                written = writeBlind();
             }
             checkpoints.advance(advance, id, target, epoch);
             connection.commit();
@@ -210,31 +248,110 @@ public final class Lane implements AutoCloseable {
             broken = broken || isConnectionError(e);
             throw e;
         }
-        checkpointScn = target;
+        checkpoint = target;
         rowsWritten += written;
         pending.clear();
         pendingRows = 0;
     }
 
+    private long writeBlind() throws SQLException {
+        try {
+            return writeAll(optimisticInserts);
+        } catch (SQLException e) {
+            if (!optimisticInserts || !isDuplicateKey(e)) {
+                throw e;
+            }
+            // A row the source inserted exists here (changed elsewhere, or its delete was
+            // coalesced away): undo everything and write this commit with upserts only.
+            connection.rollback();
+            insertFallbacks++;
+            return writeAll(false);
+        }
+    }
+
+    /** Attempts at writing a resolved commit before a concurrent writer counts as contention. */
+    private static final int RESOLVE_ATTEMPTS = 8;
+
     /**
-     * Drops the pending changes the resolver does not apply: one version query per table, inside
-     * the commit's transaction.
+     * Decides every pending change against the row's current version and writes the applied ones,
+     * atomically with the decision: the version read locks the rows it finds, and a change whose
+     * row was missing is written with a plain INSERT, which fails if someone inserted the row
+     * since. Then the writes are undone to a savepoint and those keys decided again against the row
+     * that appeared.
      */
-    private void resolve() throws SQLException {
-        for (Map.Entry<TargetTable, Map<RowKey, Change>> entry : pending.entrySet()) {
+    private long writeResolved() throws SQLException {
+        resolve(pending);
+        for (int attempt = 1; ; attempt++) {
+            Savepoint beforeWrites = connection.setSavepoint();
+            try {
+                long written = writeAll(true);
+                connection.releaseSavepoint(beforeWrites);
+                return written;
+            } catch (SQLException e) {
+                if (!isDuplicateKey(e)) {
+                    throw e;
+                }
+                connection.rollback(beforeWrites);
+                if (attempt == RESOLVE_ATTEMPTS) {
+                    // 40001: transient, the consumer retries the batch.
+                    throw new SQLException(
+                            "rows kept appearing between conflict check and write: lane="
+                                    + id
+                                    + ", attempts="
+                                    + attempt,
+                            "40001",
+                            e);
+                }
+                resolve(appeared());
+            }
+        }
+    }
+
+    /** The pending changes written as plain inserts: their rows were missing when read. */
+    private Map<TargetTable, Map<RowKey, Change>> appeared() {
+        Map<TargetTable, Map<RowKey, Change>> inserts = new LinkedHashMap<>();
+        pending.forEach(
+                (table, rows) ->
+                        rows.forEach(
+                                (key, change) -> {
+                                    if (change.kind() == Kind.INSERT) {
+                                        inserts.computeIfAbsent(table, t -> new LinkedHashMap<>())
+                                                .put(key, change);
+                                    }
+                                }));
+        return inserts;
+    }
+
+    /**
+     * Reads (and locks) the current versions of {@code changes}' rows, one query per table, and
+     * lets the resolver decide each change: changes it does not apply are dropped; a delete of a
+     * row that is not there is dropped (a row someone inserts meanwhile is newer than it); an image
+     * for a missing row becomes a plain INSERT, one for a present row an upsert.
+     *
+     * @param changes pending changes by table, or a copy of some of them
+     */
+    private void resolve(Map<TargetTable, Map<RowKey, Change>> changes) throws SQLException {
+        for (Map.Entry<TargetTable, Map<RowKey, Change>> entry : changes.entrySet()) {
             TargetTable table = entry.getKey();
-            Map<RowKey, Change> rows = entry.getValue();
-            Map<RowKey, RowVersion> current =
-                    versions.read(connection, table, new ArrayList<>(rows.keySet()));
-            Iterator<Map.Entry<RowKey, Change>> it = rows.entrySet().iterator();
-            while (it.hasNext()) {
-                Map.Entry<RowKey, Change> row = it.next();
-                Resolution resolution =
-                        resolver.resolve(row.getValue().version(), current.get(row.getKey()));
+            Map<RowKey, Change> rows = pending.get(table);
+            List<RowKey> keys = new ArrayList<>(entry.getValue().keySet());
+            Map<RowKey, RowVersion> current = versions.read(connection, table, keys);
+            for (RowKey key : keys) {
+                Change change = rows.get(key);
+                RowVersion found = current.get(key);
+                Resolution resolution = resolver.resolve(change.version(), found);
                 if (resolution.outcome() != Resolution.Outcome.APPLY) {
-                    it.remove();
+                    rows.remove(key);
                     pendingRows--;
                     conflictsSkipped++;
+                } else if (found == null && change.kind() == Kind.DELETE) {
+                    rows.remove(key);
+                    pendingRows--;
+                } else if (change.kind() != Kind.DELETE) {
+                    Kind kind = found == null ? Kind.INSERT : Kind.UPSERT;
+                    if (kind != change.kind()) {
+                        rows.put(key, new Change(kind, change.row(), change.version()));
+                    }
                 }
             }
         }
@@ -246,8 +363,10 @@ public final class Lane implements AutoCloseable {
             if (entry.getValue().isEmpty()) {
                 continue; // every change of the table was kept out by the resolver
             }
+            // With a resolver every write is a statement: a staged merge could not tell a row
+            // that appeared after the version read from one that was there.
             written +=
-                    staging != null
+                    staging != null && resolver == null
                             ? staging.write(entry.getKey(), entry.getValue())
                             : write(entry.getKey(), entry.getValue(), plainInserts);
         }
@@ -262,6 +381,7 @@ public final class Lane implements AutoCloseable {
         int deleted = 0;
         int upserted = 0;
         int inserted = 0;
+        int updated = 0;
         for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
             if (row.getValue().kind() == Kind.DELETE) {
                 if (delete == null) {
@@ -275,8 +395,13 @@ public final class Lane implements AutoCloseable {
         if (deleted > 0) {
             delete.executeBatch();
         }
+        List<Change> missing = updateInPlace(table, rows);
         for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
             Change change = row.getValue();
+            if (change.kind() == Kind.UPDATE) {
+                updated++; // written above; the missing ones below as upserts
+                continue;
+            }
             if (change.kind() == Kind.INSERT && plainInserts) {
                 if (insert == null) {
                     insert = statement(inserts, table, table.insertSql());
@@ -293,13 +418,55 @@ public final class Lane implements AutoCloseable {
                 upserted++;
             }
         }
+        for (Change change : missing) {
+            if (upsert == null) {
+                upsert = statement(upserts, table, table.upsertSql());
+            }
+            table.bindRow(upsert, change.row(), change.version());
+            upsert.addBatch();
+        }
         if (inserted > 0) {
             insert.executeBatch();
         }
-        if (upserted > 0) {
+        if (upserted > 0 || !missing.isEmpty()) {
             upsert.executeBatch();
         }
-        return deleted + upserted + inserted;
+        return deleted + upserted + inserted + updated;
+    }
+
+    /**
+     * Runs the pending in-place updates of {@code table}, one JDBC batch per set of changed
+     * columns, and returns the changes whose row was not there (update count 0): they are written
+     * as upserts of their whole image, still without reading anything.
+     */
+    private List<Change> updateInPlace(TargetTable table, Map<RowKey, Change> rows)
+            throws SQLException {
+        Map<BitSet, List<Change>> byColumns = new HashMap<>();
+        for (Change change : rows.values()) {
+            if (change.kind() == Kind.UPDATE) {
+                byColumns.computeIfAbsent(change.changed(), c -> new ArrayList<>()).add(change);
+            }
+        }
+        List<Change> missing = new ArrayList<>();
+        for (Map.Entry<BitSet, List<Change>> group : byColumns.entrySet()) {
+            PreparedStatement update =
+                    updates.computeIfAbsent(table, t -> new HashMap<>()).get(group.getKey());
+            if (update == null) {
+                update = connection.prepareStatement(table.updateSql(group.getKey()));
+                updates.get(table).put(group.getKey(), update);
+            }
+            for (Change change : group.getValue()) {
+                table.bindUpdate(update, change.row(), change.changed());
+                update.addBatch();
+            }
+            int[] counts = update.executeBatch();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == 0) {
+                    missing.add(group.getValue().get(i));
+                }
+            }
+        }
+        return missing;
     }
 
     private PreparedStatement statement(
@@ -352,6 +519,6 @@ public final class Lane implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "lane " + id + " at scn " + checkpointScn;
+        return "lane " + id + " at scn " + checkpoint;
     }
 }

@@ -1,6 +1,6 @@
 package io.changegrid.appliers.batch;
 
-import io.changegrid.appliers.schema.TargetTable;
+import io.changegrid.events.schema.TableSchema;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -16,7 +16,7 @@ import java.util.Locale;
 public sealed interface Partitioner {
 
     /**
-     * @param table the row's table
+     * @param table the row's source table version
      * @param key the row's key values
      * @param row the row image the change routes by (after image; before image for deletes)
      * @param scn the transaction's SCN
@@ -24,7 +24,7 @@ public sealed interface Partitioner {
      * @param lanes the number of lanes, at least 1
      * @return the lane, 0 .. lanes - 1
      */
-    int lane(TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes);
+    int lane(TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes);
 
     /**
      * A partitioner from its configuration text: {@code key}, {@code transaction}, {@code event} or
@@ -50,12 +50,17 @@ public sealed interface Partitioner {
         };
     }
 
-    /** By primary key hash: each row always in the same lane. */
+    /**
+     * By primary key hash and the source table's qualified name: each row always in the same lane.
+     * Not by table id: each relay numbers tables in the order it first sees them, so after a
+     * failover to another relay the same row would hash to another lane, and lanes resuming at
+     * different checkpoints would skip or replay the wrong changes.
+     */
     record ByKey() implements Partitioner {
         @Override
         public int lane(
-                TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes) {
-            return spread(key.hashCode() * 31 + table.schema().tableId(), lanes);
+                TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes) {
+            return spread(key.hashCode() * 31 + table.qualifiedName().hashCode(), lanes);
         }
     }
 
@@ -66,8 +71,8 @@ public sealed interface Partitioner {
     record ByColumn(String column) implements Partitioner {
         @Override
         public int lane(
-                TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes) {
-            int at = table.schema().indexOf(column);
+                TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes) {
+            int at = table.indexOf(column);
             if (at < 0) {
                 return new ByKey().lane(table, key, row, scn, index, lanes);
             }
@@ -79,7 +84,7 @@ public sealed interface Partitioner {
     record ByTransaction() implements Partitioner {
         @Override
         public int lane(
-                TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes) {
+                TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes) {
             return spread(Long.hashCode(scn), lanes);
         }
     }
@@ -88,7 +93,7 @@ public sealed interface Partitioner {
     record ByEvent() implements Partitioner {
         @Override
         public int lane(
-                TargetTable table, RowKey key, Object[] row, long scn, int index, int lanes) {
+                TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes) {
             return spread(Long.hashCode(scn) * 31 + index, lanes);
         }
     }

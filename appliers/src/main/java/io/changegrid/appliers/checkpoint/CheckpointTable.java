@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
@@ -14,14 +15,18 @@ import java.util.TreeMap;
  * The checkpoint table in the target:
  *
  * <pre>
- * changegrid_checkpoint(consumer_group, partition_id, lane, scn, epoch, updated_at)
+ * changegrid_checkpoint(consumer_group, partition_id, lane, scn, epoch, updated_at,
+ *                       partial_scn, partial_index)
  *                       primary key (consumer_group, partition_id, lane)
  * </pre>
  *
  * A lane's row says: every change routed to this lane from transactions at or below {@code scn} is
- * applied. It is advanced in the same target transaction as those changes, and only while the row's
- * epoch is not newer than the writer's ({@code WHERE epoch <= ?}); zero rows updated means a newer
- * owner wrote it, i.e. this writer is fenced. The consumer resumes after the lowest lane's SCN.
+ * applied, and when {@code partial_scn > scn}, so are the changes routed to it from that
+ * transaction at event indexes up to {@code partial_index} (a barrier committed it part-way; see
+ * {@link LaneCheckpoint}). It is advanced in the same target transaction as those changes, and only
+ * while the row's epoch is not newer than the writer's ({@code WHERE epoch <= ?}); zero rows
+ * updated means a newer owner wrote it, i.e. this writer is fenced. The consumer resumes after the
+ * lowest lane's SCN.
  *
  * <p>Stateless apart from its names; the connection passed in decides the transaction.
  */
@@ -70,34 +75,57 @@ public final class CheckpointTable {
         try (Statement statement = connection.createStatement()) {
             statement.execute(dialect.createNamespace(namespace));
             statement.execute(dialect.createCheckpointTable(name()));
+            if (!hasPartialColumns(connection)) {
+                // A table made before lanes could hold part of a transaction.
+                statement.execute(dialect.addPartialCheckpointColumns(name()));
+            }
         } finally {
             lock.close();
         }
     }
 
-    /** The lanes' SCNs by lane, lowest lane first; empty when this consumer never wrote one. */
-    public TreeMap<Integer, Long> lanes(Connection connection) throws SQLException {
-        TreeMap<Integer, Long> lanes = new TreeMap<>();
+    private boolean hasPartialColumns(Connection connection) throws SQLException {
         try (PreparedStatement select =
                 connection.prepareStatement(
-                        "SELECT lane, scn FROM "
+                        "SELECT count(*) FROM information_schema.columns WHERE table_schema = ?"
+                                + " AND table_name = ? AND column_name = 'partial_scn'")) {
+            select.setString(1, namespace);
+            select.setString(2, table);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() && rows.getInt(1) > 0;
+            }
+        }
+    }
+
+    /** The lanes' checkpoints by lane, lowest lane first; empty when this consumer wrote none. */
+    public TreeMap<Integer, LaneCheckpoint> lanes(Connection connection) throws SQLException {
+        TreeMap<Integer, LaneCheckpoint> lanes = new TreeMap<>();
+        try (PreparedStatement select =
+                connection.prepareStatement(
+                        "SELECT lane, scn, partial_scn, partial_index FROM "
                                 + name()
                                 + " WHERE consumer_group = ? AND partition_id = ?")) {
             select.setString(1, group);
             select.setInt(2, partition);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    lanes.put(rows.getInt(1), rows.getLong(2));
+                    lanes.put(
+                            rows.getInt(1),
+                            LaneCheckpoint.within(
+                                    rows.getLong(2), rows.getLong(3), rows.getInt(4)));
                 }
             }
         }
         return lanes;
     }
 
-    /** The checkpoint to resume after: the lowest lane's SCN; empty if none or all are -1. */
+    /**
+     * The checkpoint to resume after: the lowest lane's SCN (a lane holding part of a transaction
+     * has that transaction delivered again and skips its part); empty if none or all are -1.
+     */
     public OptionalLong resumeScn(Connection connection) throws SQLException {
-        TreeMap<Integer, Long> lanes = lanes(connection);
-        long min = lanes.values().stream().mapToLong(Long::longValue).min().orElse(-1);
+        TreeMap<Integer, LaneCheckpoint> lanes = lanes(connection);
+        long min = lanes.values().stream().mapToLong(LaneCheckpoint::scn).min().orElse(-1);
         return min < 0 ? OptionalLong.empty() : OptionalLong.of(min);
     }
 
@@ -107,23 +135,24 @@ public final class CheckpointTable {
      * applied and the new lanes start there); otherwise the lanes' split would differ from the one
      * that wrote the rows, and changes could be applied twice or never.
      *
-     * @return each lane's SCN, lane 0 first
+     * @return each lane's checkpoint, lane 0 first
      * @throws IllegalStateException naming the lanes when the count changed while they disagree
      */
-    public long[] prepareLanes(Connection connection, int laneCount) throws SQLException {
+    public LaneCheckpoint[] prepareLanes(Connection connection, int laneCount) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try {
-            TreeMap<Integer, Long> existing = lanes(connection);
+            TreeMap<Integer, LaneCheckpoint> existing = lanes(connection);
             boolean sameLanes =
                     existing.isEmpty()
                             || (existing.size() == laneCount
                                     && existing.firstKey() == 0
                                     && existing.lastKey() == laneCount - 1);
-            long common = existing.isEmpty() ? -1 : existing.firstEntry().getValue();
+            long common = existing.isEmpty() ? -1 : existing.firstEntry().getValue().scn();
             if (!sameLanes) {
-                for (long scn : existing.values()) {
-                    if (scn != common) {
+                for (LaneCheckpoint lane : existing.values()) {
+                    // A lane holding part of a transaction has work the new split would misroute.
+                    if (lane.scn() != common || lane.partial()) {
                         throw new IllegalStateException(
                                 "lane count changed while lanes are at different SCNs; restart with"
                                         + " the previous count until they meet: group="
@@ -173,13 +202,9 @@ public final class CheckpointTable {
                     raise.executeUpdate();
                 }
             }
-            TreeMap<Integer, Long> lanes = lanes(connection);
+            LaneCheckpoint[] lanes = byLane(lanes(connection), laneCount);
             connection.commit();
-            long[] scns = new long[laneCount];
-            for (int lane = 0; lane < laneCount; lane++) {
-                scns[lane] = lanes.getOrDefault(lane, -1L);
-            }
-            return scns;
+            return lanes;
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
             throw e;
@@ -194,24 +219,33 @@ public final class CheckpointTable {
      * with an older epoch matches no row and is rolled back, so the SCNs read here stay this
      * owner's to move. Epoch 0 (no cluster) changes nothing.
      *
-     * @return each lane's SCN, lane 0 first
+     * @return each lane's checkpoint, lane 0 first
      * @throws FencedException if a lane row holds a newer epoch
      */
-    public long[] claim(Connection connection, int laneCount, long epoch) throws SQLException {
+    public LaneCheckpoint[] claim(Connection connection, int laneCount, long epoch)
+            throws SQLException {
         advanceAll(connection, laneCount, -1, epoch);
-        TreeMap<Integer, Long> lanes = lanes(connection);
-        long[] scns = new long[laneCount];
-        for (int lane = 0; lane < laneCount; lane++) {
-            scns[lane] = lanes.getOrDefault(lane, -1L);
-        }
-        return scns;
+        return byLane(lanes(connection), laneCount);
+    }
+
+    private static LaneCheckpoint[] byLane(TreeMap<Integer, LaneCheckpoint> lanes, int count) {
+        LaneCheckpoint[] byLane = new LaneCheckpoint[count];
+        Arrays.fill(byLane, LaneCheckpoint.NONE);
+        lanes.forEach(
+                (lane, checkpoint) -> {
+                    if (lane < count) {
+                        byLane[lane] = checkpoint;
+                    }
+                });
+        return byLane;
     }
 
     /** The statement {@link #advance} runs; prepare it once per connection. */
     public String advanceSql() {
         return "UPDATE "
                 + name()
-                + " SET scn = ?, epoch = ?, updated_at = CURRENT_TIMESTAMP"
+                + " SET scn = ?, partial_scn = ?, partial_index = ?, epoch = ?,"
+                + " updated_at = CURRENT_TIMESTAMP"
                 + " WHERE consumer_group = ? AND partition_id = ? AND lane = ? AND epoch <= ?";
     }
 
@@ -222,14 +256,16 @@ public final class CheckpointTable {
      *     connection
      * @throws FencedException if the row holds a newer epoch
      */
-    public void advance(PreparedStatement advance, int lane, long scn, long epoch)
+    public void advance(PreparedStatement advance, int lane, LaneCheckpoint to, long epoch)
             throws SQLException {
-        advance.setLong(1, scn);
-        advance.setLong(2, epoch);
-        advance.setString(3, group);
-        advance.setInt(4, partition);
-        advance.setInt(5, lane);
-        advance.setLong(6, epoch);
+        advance.setLong(1, to.scn());
+        advance.setLong(2, to.partial() ? to.partialScn() : -1);
+        advance.setInt(3, to.partial() ? to.partialIndex() : -1);
+        advance.setLong(4, epoch);
+        advance.setString(5, group);
+        advance.setInt(6, partition);
+        advance.setInt(7, lane);
+        advance.setLong(8, epoch);
         if (advance.executeUpdate() == 0) {
             throw new FencedException(group, partition, lane, epoch);
         }
@@ -237,7 +273,8 @@ public final class CheckpointTable {
 
     /**
      * Moves every lane to at least {@code scn} (progress without rows: heartbeats, schema changes)
-     * inside the caller's transaction.
+     * inside the caller's transaction. A lane's partial transaction at or below {@code scn} is then
+     * covered by its SCN and reads as no partial part ({@link LaneCheckpoint#within}).
      *
      * @throws FencedException if a row holds a newer epoch
      */

@@ -16,10 +16,12 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Reads the current versions of many rows with one query per {@value #CHUNK} keys: the keys are
- * sent as a derived table numbered by position and joined to the target table, so the answer is
- * matched back by number, never by comparing driver values with event values. Rows with no version
- * (written by something else than an applier) read as {@link #UNKNOWN_WRITER}.
+ * Reads and locks the current versions of many rows with one query per {@value #CHUNK} keys: the
+ * rows read stay locked ({@code FOR UPDATE}) until the caller's transaction ends, so nobody can
+ * change them between the conflict decision and the write. The keys are sent as a derived table
+ * numbered by position and joined to the target table, so the answer is matched back by number,
+ * never by comparing driver values with event values. Rows with no version (written by something
+ * else than an applier) read as {@link #UNKNOWN_WRITER}.
  *
  * <p>Stateless; the caller's connection and transaction.
  */
@@ -97,6 +99,7 @@ public final class VersionReader {
                 + ") v JOIN "
                 + table.name()
                 + " t ON "
-                + on;
+                + on
+                + dialect.lockRowsRead();
     }
 }

@@ -91,6 +91,22 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
      */
     boolean optimisticInserts();
 
+    /**
+     * The update of some columns of one row by its primary key: parameters are the columns in
+     * order, then the key in key order. Its update count says whether the row was there.
+     */
+    default String update(String table, List<TargetColumn> columns, List<TargetColumn> key) {
+        StringJoiner set = new StringJoiner(", ");
+        for (TargetColumn column : columns) {
+            set.add(quote(column.name()) + " = " + column.placeholder());
+        }
+        StringJoiner where = new StringJoiner(" AND ");
+        for (TargetColumn column : key) {
+            where.add(quote(column.name()) + " = " + column.placeholder());
+        }
+        return "UPDATE " + table + " SET " + set + " WHERE " + where;
+    }
+
     /** The delete of one row by its primary key. */
     default String delete(String table, List<TargetColumn> key) {
         StringJoiner where = new StringJoiner(" AND ");
@@ -106,6 +122,12 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     default String keyParameter(TargetColumn column) {
         return column.placeholder();
     }
+
+    /**
+     * What ends a SELECT that reads target rows (aliased {@code t}) to write them in the same
+     * transaction: it locks the rows read until the transaction ends.
+     */
+    String lockRowsRead();
 
     /** Creates a schema (PostgreSQL) or database (MariaDB) if it does not exist. */
     String createNamespace(String namespace);
@@ -161,6 +183,14 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
 
     /** Creates the checkpoint table if it does not exist. */
     String createCheckpointTable(String table);
+
+    /** Adds the partial-transaction columns to a checkpoint table made without them. */
+    default String addPartialCheckpointColumns(String table) {
+        return "ALTER TABLE "
+                + table
+                + " ADD COLUMN partial_scn bigint NOT NULL DEFAULT -1,"
+                + " ADD COLUMN partial_index integer NOT NULL DEFAULT -1";
+    }
 
     /**
      * Inserts a lane's checkpoint row at SCN -1, epoch 0, unless it exists. Parameters: consumer

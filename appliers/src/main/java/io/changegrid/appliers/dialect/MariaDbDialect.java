@@ -36,8 +36,13 @@ public final class MariaDbDialect implements Dialect {
     @Override
     public Properties connectionProperties() {
         Properties properties = new Properties();
-        // One COM_STMT_BULK_EXECUTE round trip per JDBC batch (the driver's default, stated).
-        properties.setProperty("useBulkStmts", "true");
+        // INSERT batches (plain inserts and upserts) go in one COM_STMT_BULK_EXECUTE round trip;
+        // other batches (updates, deletes) are pipelined, so each statement's update count comes
+        // back: the update of changed columns needs it to see a missing row. Counts are of rows
+        // found, not changed, so a repeated update still counts its row.
+        properties.setProperty("useBulkStmts", "false");
+        properties.setProperty("useBulkStmtsForInserts", "true");
+        properties.setProperty("useAffectedRows", "false");
         return properties;
     }
 
@@ -119,6 +124,13 @@ public final class MariaDbDialect implements Dialect {
     }
 
     @Override
+    public String lockRowsRead() {
+        // Under REPEATABLE READ (the session default) a key without a row gets a gap lock, so
+        // nobody else can insert it before this transaction ends either.
+        return " FOR UPDATE";
+    }
+
+    @Override
     public String createNamespace(String namespace) {
         return "CREATE DATABASE IF NOT EXISTS " + quote(namespace);
     }
@@ -134,6 +146,7 @@ public final class MariaDbDialect implements Dialect {
                 + table
                 + " (consumer_group varchar(200) NOT NULL, partition_id int NOT NULL,"
                 + " lane int NOT NULL, scn bigint NOT NULL, epoch bigint NOT NULL,"
+                + " partial_scn bigint NOT NULL DEFAULT -1, partial_index integer NOT NULL DEFAULT -1,"
                 + " updated_at timestamp(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
                 + " PRIMARY KEY (consumer_group, partition_id, lane)) ENGINE=InnoDB";
     }

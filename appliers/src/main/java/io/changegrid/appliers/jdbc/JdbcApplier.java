@@ -1,10 +1,12 @@
 package io.changegrid.appliers.jdbc;
 
+import io.changegrid.appliers.batch.ChangedColumns;
 import io.changegrid.appliers.batch.Committer;
 import io.changegrid.appliers.batch.Lane;
 import io.changegrid.appliers.batch.Partitioner;
 import io.changegrid.appliers.batch.RowKey;
 import io.changegrid.appliers.checkpoint.CheckpointTable;
+import io.changegrid.appliers.checkpoint.LaneCheckpoint;
 import io.changegrid.appliers.conflict.VersionReader;
 import io.changegrid.appliers.dialect.Dialect;
 import io.changegrid.appliers.dialect.PostgresDialect;
@@ -16,10 +18,13 @@ import io.changegrid.consumer.api.CheckpointingCallback;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.EventView;
 import io.changegrid.consumer.api.TransactionInfo;
+import io.changegrid.events.schema.TableSchema;
 import io.changegrid.policy.conflict.RowVersion;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,9 +44,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Exactly once.</b> Each lane writes its checkpoint row in the same target transaction as its
  * rows, conditional on the ownership epoch. Transactions at or below a lane's checkpoint are
- * skipped for that lane, so whatever the consumer delivers again (after RETRY, a crash or a restart
- * from an older file checkpoint) is applied once. {@link #onEndBatch} succeeds only when every lane
- * committed (the {@link Committer}); the consumer resumes after the lowest lane.
+ * skipped for that lane, and so are the events of a transaction a barrier committed part-way up to
+ * the index it reached ({@link LaneCheckpoint}), so whatever the consumer delivers again (after
+ * RETRY, a crash or a restart from an older file checkpoint) is applied once. {@link #onEndBatch}
+ * succeeds only when every lane committed (the {@link Committer}); the consumer resumes after the
+ * lowest lane.
  *
  * <p><b>Schema changes</b> are a barrier: every lane commits, then the target table is altered (see
  * {@link TableCatalog}) and the checkpoint moved past the change, in one transaction where the
@@ -62,7 +69,9 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private final Partitioner partitioner;
     private final Committer committer;
     private final VersionReader versions;
-    private final List<Lane> lanes = new ArrayList<>();
+    // Replaced whole (never changed in place) by connect(), so that a monitoring thread reading
+    // the counters or laneCheckpoints() sees either the old lanes or the new ones.
+    private volatile List<Lane> lanes = List.of();
     private Connection control;
     private boolean resync;
 
@@ -131,21 +140,31 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         checkpoints.prepareLanes(control, options.lanes());
         // Stamp this owner's epoch on the lanes before reading them: from here on an older owner's
         // commit is refused, so the SCNs read next cannot move under this applier.
-        long[] scns = checkpoints.claim(control, options.lanes(), options.epoch().getAsLong());
-        for (int lane = 0; lane < scns.length; lane++) {
-            lanes.add(
-                    new Lane(
-                            lane,
-                            connections.open(),
-                            checkpoints,
-                            scns[lane],
-                            dialect.optimisticInserts(),
-                            options.conflicts(),
-                            versions,
-                            options.mode() == ApplyMode.STAGING
-                                    ? (PostgresDialect) dialect
-                                    : null));
+        LaneCheckpoint[] claimed =
+                checkpoints.claim(control, options.lanes(), options.epoch().getAsLong());
+        List<Lane> opened = new ArrayList<>();
+        try {
+            for (int lane = 0; lane < claimed.length; lane++) {
+                opened.add(
+                        new Lane(
+                                lane,
+                                connections.open(),
+                                checkpoints,
+                                claimed[lane],
+                                dialect.optimisticInserts(),
+                                options.conflicts(),
+                                versions,
+                                options.mode() == ApplyMode.STAGING
+                                        ? (PostgresDialect) dialect
+                                        : null));
+            }
+        } catch (SQLException | RuntimeException e) {
+            for (Lane lane : opened) {
+                lane.close();
+            }
+            throw e;
         }
+        lanes = List.copyOf(opened);
         resync = false;
     }
 
@@ -158,6 +177,17 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     public CheckpointStore checkpointStore() {
         return new TargetCheckpointStore(
                 connections, checkpoints, options.lanes(), options.epoch());
+    }
+
+    /**
+     * Refuses, before anything is applied, tables with a column the target cannot hold: e.g. the
+     * subscribed tables a relay already knows ({@link io.changegrid.appliers.schema.RelaySchemas}).
+     * Tables not checked here are checked at their first row or schema change.
+     *
+     * @throws io.changegrid.appliers.typemap.UnmappableTypeException naming every such column
+     */
+    public void checkTypes(Collection<TableSchema> tables) {
+        catalog.checkTypes(tables);
     }
 
     /** Rows written to the target (upserts and deletes after coalescing). */
@@ -195,9 +225,12 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         return commits;
     }
 
-    /** Each lane's checkpoint as this applier last wrote or read it. */
+    /**
+     * Each lane's checkpoint SCN as this applier last wrote or read it; safe from any thread, and
+     * empty while the applier reconnects.
+     */
     public long[] laneCheckpoints() {
-        return lanes.stream().mapToLong(Lane::checkpointScn).toArray();
+        return lanes.stream().mapToLong(lane -> lane.checkpoint().scn()).toArray();
     }
 
     @Override
@@ -233,7 +266,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                 case INSERT -> {
                     TargetTable table = catalog.table(control, event.schema());
                     Object[] after = event.after();
-                    route(
+                    place(
                             table,
                             new RowKey(table.keyOf(after)),
                             after,
@@ -246,15 +279,27 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                     Object[] after = event.after();
                     RowKey oldKey = new RowKey(table.keyOf(before));
                     RowKey newKey = new RowKey(table.keyOf(after));
-                    if (!oldKey.equals(newKey)) {
-                        delete(table, oldKey, before, event.index());
+                    if (oldKey.equals(newKey)) {
+                        changed = ChangedColumns.of(before, after);
+                        place(
+                                table,
+                                newKey,
+                                after,
+                                event.index(),
+                                changed.isEmpty() ? Write.UPSERT : Write.UPDATE);
+                    } else {
+                        placeKeyChange(table, oldKey, before, newKey, after, event.index());
                     }
-                    route(table, newKey, after, event.index(), Write.UPSERT);
                 }
                 case DELETE -> {
                     TargetTable table = catalog.table(control, event.schema());
                     Object[] before = event.before();
-                    delete(table, new RowKey(table.keyOf(before)), before, event.index());
+                    place(
+                            table,
+                            new RowKey(table.keyOf(before)),
+                            before,
+                            event.index(),
+                            Write.DELETE);
                 }
                 case SCHEMA_CHANGE -> applySchemaChange(event);
                 default -> {
@@ -264,44 +309,93 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             return CallbackResult.SUCCESS;
         } catch (SQLException e) {
             return failed("applying scn=" + event.scn() + ", index=" + event.index(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CallbackResult.RETRY;
         }
     }
 
     private enum Write {
         INSERT,
         UPSERT,
+        /** Only the columns in {@link #changed}, by key; an upsert if the row is missing. */
+        UPDATE,
         DELETE
     }
 
-    private void delete(TargetTable table, RowKey key, Object[] before, int index)
-            throws SQLException, InterruptedException {
-        route(table, key, before, index, Write.DELETE);
-    }
+    /** The columns the current in-place UPDATE event changed; a new set per such event. */
+    private BitSet changed;
 
-    private void route(TargetTable table, RowKey key, Object[] row, int index, Write write)
-            throws SQLException, InterruptedException {
-        int at = partitioner.lane(table, key, row, transactionScn, index, lanes.size());
-        Lane lane = lanes.get(at);
-        if (transactionScn <= lane.checkpointScn()) {
+    private void place(TargetTable table, RowKey key, Object[] row, int index, Write write)
+            throws SQLException {
+        int at = partitioner.lane(table.schema(), key, row, transactionScn, index, lanes.size());
+        if (lanes.get(at).applied(transactionScn, index)) {
             return; // this lane applied it before a crash or retry
         }
-        if (lanes.size() > 1 && heldElsewhere(table, key, at)) {
-            // The row's earlier change waits in another lane: commit everything first, so the
-            // two lanes cannot commit this row's changes in the wrong order.
-            barriers = barriers + 1;
-            commitAll(lastCompleteScn);
+        if (heldElsewhere(table, key, at)) {
+            barrier(index);
         }
+        write(lanes.get(at), table, key, row, write);
+    }
+
+    /**
+     * An update that moves a row to another key: a delete of the old key and an upsert of the new
+     * one, each in its own lane. Both are placed after at most one barrier, so a barrier never
+     * commits half of one event.
+     */
+    private void placeKeyChange(
+            TargetTable table,
+            RowKey oldKey,
+            Object[] before,
+            RowKey newKey,
+            Object[] after,
+            int index)
+            throws SQLException {
+        int from =
+                partitioner.lane(
+                        table.schema(), oldKey, before, transactionScn, index, lanes.size());
+        int to =
+                partitioner.lane(
+                        table.schema(), newKey, after, transactionScn, index, lanes.size());
+        boolean deleteApplied = lanes.get(from).applied(transactionScn, index);
+        boolean upsertApplied = lanes.get(to).applied(transactionScn, index);
+        if ((!deleteApplied && heldElsewhere(table, oldKey, from))
+                || (!upsertApplied && heldElsewhere(table, newKey, to))) {
+            barrier(index);
+        }
+        if (!deleteApplied) {
+            write(lanes.get(from), table, oldKey, before, Write.DELETE);
+        }
+        if (!upsertApplied) {
+            write(lanes.get(to), table, newKey, after, Write.UPSERT);
+        }
+    }
+
+    private void write(Lane lane, TargetTable table, RowKey key, Object[] row, Write write) {
         switch (write) {
             case INSERT -> lane.insert(table, key, row, transactionVersion);
             case UPSERT -> lane.upsert(table, key, row, transactionVersion);
+            case UPDATE -> lane.update(table, key, row, changed, transactionVersion);
             case DELETE -> lane.delete(table, key, transactionVersion);
         }
     }
 
+    /**
+     * A row's earlier change waits in another lane than its next one: every lane commits what it
+     * holds first, so the two lanes cannot commit the row's changes in the wrong order. The commit
+     * may cut the current source transaction: each lane's checkpoint then records the event index
+     * it got to ({@link LaneCheckpoint}), so that a lane which commits nothing more of this
+     * transaction before a crash skips exactly the events it did commit when the transaction comes
+     * again, and never replays them over a later change another lane committed.
+     *
+     * @param index the event about to be placed; every event before it has been
+     */
+    private void barrier(int index) throws SQLException {
+        barriers = barriers + 1;
+        commitAll(LaneCheckpoint.within(lastCompleteScn, transactionScn, index - 1));
+    }
+
     private boolean heldElsewhere(TargetTable table, RowKey key, int at) {
+        if (lanes.size() == 1) {
+            return false;
+        }
         for (Lane lane : lanes) {
             if (lane.id() != at && lane.holds(table, key)) {
                 return true;
@@ -310,11 +404,13 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         return false;
     }
 
-    private void applySchemaChange(EventView event) throws SQLException, InterruptedException {
+    private void applySchemaChange(EventView event) throws SQLException {
         if (event.schema() == null) {
             return; // a change without a table: nothing in the target follows it
         }
-        commitAll(lastCompleteScn);
+        // Every lane commits first (no lane keeps a row of the old shape); a schema change is its
+        // own transaction, so this cuts none.
+        commitAll(LaneCheckpoint.within(lastCompleteScn, transactionScn, event.index() - 1));
         long epoch = options.epoch().getAsLong();
         boolean transactional = dialect.transactionalDdl();
         control.setAutoCommit(!transactional);
@@ -354,12 +450,9 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         lastCompleteScn = transaction.scn();
         if (pendingRows() >= options.maxRows()) {
             try {
-                commitAll(transaction.scn());
+                commitAll(LaneCheckpoint.after(transaction.scn()));
             } catch (SQLException e) {
                 return failed("committing at scn=" + transaction.scn(), e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return CallbackResult.RETRY;
             }
         }
         return CallbackResult.SUCCESS;
@@ -368,14 +461,11 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     @Override
     public CallbackResult onEndBatch(long checkpointScn) {
         try {
-            commitAll(checkpointScn);
+            commitAll(LaneCheckpoint.after(checkpointScn));
             lastCompleteScn = checkpointScn;
             return CallbackResult.SUCCESS;
         } catch (SQLException e) {
             return failed("committing the batch at scn=" + checkpointScn, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return CallbackResult.RETRY;
         }
     }
 
@@ -389,12 +479,12 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         lastCompleteScn = checkpointScn;
     }
 
-    private void commitAll(long scn) throws SQLException, InterruptedException {
+    private void commitAll(LaneCheckpoint to) throws SQLException {
         long before = 0;
         for (Lane lane : lanes) {
             before += lane.rowsWritten();
         }
-        committer.commitAll(lanes, scn, options.epoch().getAsLong());
+        committer.commitAll(lanes, to, options.epoch().getAsLong());
         long after = 0;
         for (Lane lane : lanes) {
             after += lane.rowsWritten();
@@ -414,7 +504,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private long lowestLaneScn() {
         long lowest = Long.MAX_VALUE;
         for (Lane lane : lanes) {
-            lowest = Math.min(lowest, lane.checkpointScn());
+            lowest = Math.min(lowest, lane.checkpoint().scn());
         }
         return lanes.isEmpty() ? -1 : lowest;
     }
@@ -431,10 +521,11 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     }
 
     private void closeConnections() {
-        for (Lane lane : lanes) {
+        List<Lane> closing = lanes;
+        lanes = List.of();
+        for (Lane lane : closing) {
             lane.close();
         }
-        lanes.clear();
         if (control != null) {
             try {
                 control.close();

@@ -3,6 +3,7 @@ package io.changegrid.appliers.schema;
 import io.changegrid.appliers.dialect.DdlLock;
 import io.changegrid.appliers.dialect.Dialect;
 import io.changegrid.appliers.typemap.TargetColumn;
+import io.changegrid.appliers.typemap.UnmappableTypeException;
 import io.changegrid.events.schema.Column;
 import io.changegrid.events.schema.TableSchema;
 import java.sql.Connection;
@@ -11,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,6 +88,26 @@ public final class TableCatalog {
             }
         }
         return columns;
+    }
+
+    /**
+     * Checks that every column of these tables has a lossless target type, before anything is
+     * applied.
+     *
+     * @throws UnmappableTypeException naming every column of every table that has none
+     */
+    public void checkTypes(Collection<TableSchema> tables) {
+        List<UnmappableTypeException> refusals = new ArrayList<>();
+        for (TableSchema table : tables) {
+            try {
+                columnsOf(table);
+            } catch (UnmappableTypeException e) {
+                refusals.add(e);
+            }
+        }
+        if (!refusals.isEmpty()) {
+            throw UnmappableTypeException.of(refusals);
+        }
     }
 
     /** The target namespace of a source table. */
@@ -182,7 +204,8 @@ public final class TableCatalog {
                 columns,
                 dialect.upsert(name, columns, key),
                 dialect.insert(name, columns),
-                dialect.delete(name, key));
+                dialect.delete(name, key),
+                changed -> dialect.update(name, changed, key));
     }
 
     private List<String> reconcile(

@@ -6,7 +6,9 @@ import io.changegrid.policy.conflict.RowVersion;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One source table version as the target writes it: the target table's name, the mapped columns,
@@ -21,6 +23,7 @@ public final class TargetTable {
     private final String upsertSql;
     private final String insertSql;
     private final String deleteSql;
+    private final Function<List<TargetColumn>, String> updateSql;
 
     /**
      * @param schema the source table version
@@ -29,6 +32,7 @@ public final class TargetTable {
      * @param upsertSql the upsert of a whole row, parameters in column order
      * @param insertSql the plain insert of a whole row, parameters in column order
      * @param deleteSql the delete by key, parameters in key order
+     * @param updateSql the update of the given columns by key: parameters the columns, then the key
      */
     TargetTable(
             TableSchema schema,
@@ -36,7 +40,8 @@ public final class TargetTable {
             List<TargetColumn> columns,
             String upsertSql,
             String insertSql,
-            String deleteSql) {
+            String deleteSql,
+            Function<List<TargetColumn>, String> updateSql) {
         this.schema = schema;
         this.name = name;
         this.columns = List.copyOf(columns);
@@ -44,6 +49,7 @@ public final class TargetTable {
         this.upsertSql = upsertSql;
         this.insertSql = insertSql;
         this.deleteSql = deleteSql;
+        this.updateSql = updateSql;
     }
 
     static List<TargetColumn> keyColumns(TableSchema schema, List<TargetColumn> columns) {
@@ -116,6 +122,35 @@ public final class TargetTable {
             statement.setLong(n + 1, version.sourceId());
             statement.setLong(n + 2, version.scn());
             statement.setLong(n + 3, version.commitTimeMicros());
+        }
+    }
+
+    /** The update of the {@code changed} source columns by key ({@link #bindUpdate}). */
+    public String updateSql(BitSet changed) {
+        return updateSql.apply(columnsOf(changed));
+    }
+
+    /** The source columns set in {@code changed}, in column order. */
+    public List<TargetColumn> columnsOf(BitSet changed) {
+        List<TargetColumn> set = new ArrayList<>(changed.cardinality());
+        for (int i = changed.nextSetBit(0); i >= 0; i = changed.nextSetBit(i + 1)) {
+            set.add(columns.get(i));
+        }
+        return set;
+    }
+
+    /**
+     * Binds an update of some columns ({@link io.changegrid.appliers.dialect.Dialect#update}): the
+     * {@code changed} columns' values from {@code row}, then the row's key.
+     */
+    public void bindUpdate(PreparedStatement statement, Object[] row, BitSet changed)
+            throws SQLException {
+        int p = 1;
+        for (int i = changed.nextSetBit(0); i >= 0; i = changed.nextSetBit(i + 1)) {
+            bind(statement, p++, columns.get(i), row[i]);
+        }
+        for (int k = 0; k < key.size(); k++) {
+            bind(statement, p++, key.get(k), row[schema.keyIndex(k)]);
         }
     }
 

@@ -19,4 +19,20 @@ public final class UnmappableTypeException extends RuntimeException {
                         + ", "
                         + String.join("; ", problems));
     }
+
+    private UnmappableTypeException(String message) {
+        super(message);
+    }
+
+    /** One exception naming every column of every table in {@code refusals}. */
+    public static UnmappableTypeException of(List<UnmappableTypeException> refusals) {
+        if (refusals.size() == 1) {
+            return refusals.get(0);
+        }
+        StringBuilder message = new StringBuilder();
+        for (UnmappableTypeException refusal : refusals) {
+            message.append(message.length() == 0 ? "" : " | ").append(refusal.getMessage());
+        }
+        return new UnmappableTypeException(message.toString());
+    }
 }

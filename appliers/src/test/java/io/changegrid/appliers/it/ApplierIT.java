@@ -28,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The JDBC applier behind a real relay and consumer, from a private MariaDB source into the local
@@ -204,6 +205,58 @@ class ApplierIT {
     void shouldEndWithEqualTablesWhenEveryColumnTypeIsReplicatedIntoMariaDb() throws Exception {
         shouldReplicateEveryColumnType(
                 Target.of(MARIADB_TARGET.server()), "types_maria", ApplyMode.STATEMENT);
+    }
+
+    @ParameterizedTest(name = "target={0}")
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void shouldWriteOnlyChangedColumnsWhenTheKeyStaysAndTheWholeImageWhenTheRowIsMissing(
+            String name) throws Exception {
+        Target target =
+                name.equals("postgres")
+                        ? Target.of(POSTGRES.database())
+                        : Target.of(MARIADB_TARGET.server());
+        String db = "changed_" + name;
+        String table = target.table(db, "t");
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE " + db,
+                        "CREATE TABLE "
+                                + db
+                                + ".t (id INT PRIMARY KEY, a VARCHAR(20), b VARCHAR(20))",
+                        "INSERT INTO " + db + ".t VALUES (1, 'a1', 'b1'), (2, 'a2', 'b2')");
+        JdbcApplier applier = applier(target, db, ApplierOptions.builder(target.url()));
+        Consumer consumer = consume(db, applier, 10);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> safeCount(target, "SELECT count(*) FROM " + table) == 2);
+        // Changed in the target meanwhile: a column the source will not touch, and a row gone.
+        target.execute(
+                "UPDATE " + table + " SET b = 'local' WHERE id = 1",
+                "DELETE FROM " + table + " WHERE id = 2");
+        SOURCE.server()
+                .execute(
+                        "UPDATE " + db + ".t SET a = 'A1' WHERE id = 1",
+                        "UPDATE " + db + ".t SET a = 'A2' WHERE id = 2",
+                        "INSERT INTO " + db + ".t VALUES (3, 'a3', 'b3')");
+        Pipeline.awaitUntil(
+                consumer,
+                () -> safeCount(target, "SELECT count(*) FROM " + table + " WHERE id = 3") == 1,
+                Duration.ofSeconds(30));
+        try (Connection connection = target.connect()) {
+            assertThat(
+                            TableContents.rows(
+                                    connection,
+                                    table,
+                                    List.of(
+                                            Spec.of("id", Canon.TEXT),
+                                            Spec.of("a", Canon.TEXT),
+                                            Spec.of("b", Canon.TEXT)),
+                                    target.postgres()))
+                    .containsExactly(
+                            "id=1 | a=A1 | b=local", // only the changed column was written
+                            "id=2 | a=A2 | b=b2", // missing: the whole after image
+                            "id=3 | a=a3 | b=b3");
+        }
     }
 
     @Test

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.appliers.checkpoint.CheckpointTable;
 import io.changegrid.appliers.checkpoint.FencedException;
+import io.changegrid.appliers.checkpoint.LaneCheckpoint;
 import io.changegrid.appliers.dialect.Dialect;
 import io.changegrid.testkit.PostgresDatabaseExtension;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,13 +27,61 @@ class CheckpointTableIT {
     private static void advance(
             Connection connection, CheckpointTable table, int lane, long scn, long epoch)
             throws Exception {
+        advance(connection, table, lane, LaneCheckpoint.after(scn), epoch);
+    }
+
+    private static void advance(
+            Connection connection, CheckpointTable table, int lane, LaneCheckpoint to, long epoch)
+            throws Exception {
         connection.setAutoCommit(false);
         try (PreparedStatement advance = connection.prepareStatement(table.advanceSql())) {
-            table.advance(advance, lane, scn, epoch);
+            table.advance(advance, lane, to, epoch);
             connection.commit();
         } finally {
             connection.rollback();
             connection.setAutoCommit(true);
+        }
+    }
+
+    private static long[] scns(LaneCheckpoint[] lanes) {
+        return Arrays.stream(lanes).mapToLong(LaneCheckpoint::scn).toArray();
+    }
+
+    @Test
+    void shouldKeepAPartlyAppliedTransactionWhenABarrierCommittedIt() throws Exception {
+        CheckpointTable table = table("partial");
+        try (Connection connection = POSTGRES.database().connect()) {
+            table.create(connection);
+            table.prepareLanes(connection, 2);
+            advance(connection, table, 0, LaneCheckpoint.within(500, 520, 3), 0);
+            advance(connection, table, 1, 520, 0);
+            LaneCheckpoint[] lanes = table.prepareLanes(connection, 2);
+            assertThat(lanes[0]).isEqualTo(LaneCheckpoint.within(500, 520, 3));
+            assertThat(lanes[0].covers(520, 3)).isTrue();
+            assertThat(lanes[0].covers(520, 4)).isFalse();
+            assertThat(table.resumeScn(connection)).hasValue(500);
+            assertThatThrownBy(() -> table.prepareLanes(connection, 3))
+                    .hasMessageContaining("lane count changed");
+            table.advanceAll(connection, 2, 520, 0); // covers the partial transaction
+            assertThat(table.claim(connection, 2, 0)).containsOnly(LaneCheckpoint.after(520));
+        }
+    }
+
+    @Test
+    void shouldAddThePartialColumnsWhenTheTableIsFromAnEarlierVersion() throws Exception {
+        CheckpointTable table =
+                new CheckpointTable(Dialect.of("jdbc:postgresql:"), "public", "cp_old", "old", 0);
+        try (Connection connection = POSTGRES.database().connect();
+                var statement = connection.createStatement()) {
+            statement.execute(
+                    "CREATE TABLE cp_old (consumer_group varchar(200) NOT NULL, partition_id"
+                            + " integer NOT NULL, lane integer NOT NULL, scn bigint NOT NULL, epoch"
+                            + " bigint NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),"
+                            + " PRIMARY KEY (consumer_group, partition_id, lane))");
+            statement.execute(
+                    "INSERT INTO cp_old (consumer_group, partition_id, lane, scn, epoch) VALUES ('old', 0, 0, 42, 0)");
+            table.create(connection);
+            assertThat(table.prepareLanes(connection, 1)).containsExactly(LaneCheckpoint.after(42));
         }
     }
 
@@ -40,10 +90,10 @@ class CheckpointTableIT {
         CheckpointTable table = table("lagging");
         try (Connection connection = POSTGRES.database().connect()) {
             table.create(connection);
-            assertThat(table.prepareLanes(connection, 2)).containsExactly(-1, -1);
+            assertThat(scns(table.prepareLanes(connection, 2))).containsExactly(-1, -1);
             advance(connection, table, 0, 500, 0);
             advance(connection, table, 1, 400, 0); // lane 1 committed less before a crash
-            assertThat(table.prepareLanes(connection, 2)).containsExactly(500, 400);
+            assertThat(scns(table.prepareLanes(connection, 2))).containsExactly(500, 400);
             assertThat(table.resumeScn(connection)).hasValue(400);
         }
     }
@@ -56,8 +106,8 @@ class CheckpointTableIT {
             table.prepareLanes(connection, 2);
             advance(connection, table, 0, 700, 0);
             advance(connection, table, 1, 700, 0);
-            assertThat(table.prepareLanes(connection, 4)).containsExactly(700, 700, 700, 700);
-            assertThat(table.prepareLanes(connection, 1)).containsExactly(700);
+            assertThat(scns(table.prepareLanes(connection, 4))).containsExactly(700, 700, 700, 700);
+            assertThat(scns(table.prepareLanes(connection, 1))).containsExactly(700);
             assertThat(table.lanes(connection)).containsOnlyKeys(0);
         }
     }
@@ -73,7 +123,7 @@ class CheckpointTableIT {
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("lane count changed while lanes are at different SCNs")
                     .hasMessageContaining("configured=3");
-            assertThat(table.prepareLanes(connection, 2)).containsExactly(900, -1);
+            assertThat(scns(table.prepareLanes(connection, 2))).containsExactly(900, -1);
         }
     }
 

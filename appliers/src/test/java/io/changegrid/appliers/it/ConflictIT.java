@@ -23,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The policy engine's conflict rules on the apply path: target rows changed elsewhere (by another
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConflictIT {
 
     @RegisterExtension static final MariaDbExtension SOURCE = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB_TARGET = new MariaDbExtension();
 
     @RegisterExtension
     static final PostgresDatabaseExtension POSTGRES = new PostgresDatabaseExtension();
@@ -61,7 +64,11 @@ class ConflictIT {
     }
 
     private Consumer start(String database, ConflictResolver resolver) throws Exception {
-        Target target = Target.of(POSTGRES.database());
+        return start(Target.of(POSTGRES.database()), database, resolver);
+    }
+
+    private Consumer start(Target target, String database, ConflictResolver resolver)
+            throws Exception {
         JdbcApplier applier =
                 JdbcApplier.open(
                         ApplierOptions.builder(target.url())
@@ -77,24 +84,108 @@ class ConflictIT {
     }
 
     private static List<String> rows(String database) throws SQLException {
-        try (Connection connection = Target.of(POSTGRES.database()).connect()) {
+        return rows(Target.of(POSTGRES.database()), database);
+    }
+
+    private static List<String> rows(Target target, String database) throws SQLException {
+        try (Connection connection = target.connect()) {
             return TableContents.rows(
                     connection,
-                    database + ".t",
+                    target.table(database, "t"),
                     List.of(
                             Spec.of("id", Canon.TEXT),
                             Spec.of("v", Canon.TEXT),
                             Spec.of("_cg_source", Canon.TEXT)),
-                    true);
+                    target.postgres());
         }
     }
 
     private static boolean has(String database, String row) {
+        return has(Target.of(POSTGRES.database()), database, row);
+    }
+
+    private static boolean has(Target target, String database, String row) {
         try {
-            return rows(database).contains(row);
+            return rows(target, database).contains(row);
         } catch (SQLException e) {
             return false;
         }
+    }
+
+    private static Target target(String name) {
+        return name.equals("postgres")
+                ? Target.of(POSTGRES.database())
+                : Target.of(MARIADB_TARGET.server());
+    }
+
+    private static boolean waitingForALock(Target target) {
+        try {
+            return target.count(
+                            target.postgres()
+                                    ? "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type"
+                                            + " = 'Lock' AND datname = current_database()"
+                                    : "SELECT count(*) FROM information_schema.innodb_trx WHERE"
+                                            + " trx_state = 'LOCK WAIT'")
+                    > 0;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Another source's applier changes row 1 and inserts row 3, both newer than the source's
+     * changes, and commits only once the applier is waiting for its locks: i.e. after the applier
+     * could have read the rows' versions without it. Last-writer-wins must keep both rows.
+     */
+    @ParameterizedTest(name = "target={0}")
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void shouldKeepANewerWriteWhenItCommitsBetweenTheVersionCheckAndTheWrite(String name)
+            throws Exception {
+        Target target = target(name);
+        String db = "race_" + name;
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE " + db,
+                        "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(20))",
+                        "INSERT INTO " + db + ".t VALUES (1, 'one'), (2, 'two')");
+        Consumer consumer = start(target, db, new ConflictResolver.LastWriterWinsByCommitTime());
+        Pipeline.awaitUntil(
+                consumer,
+                () -> has(target, db, "id=2 | v=two | _cg_source=1"),
+                Duration.ofSeconds(30));
+        try (Connection elsewhere = target.connect()) {
+            elsewhere.setAutoCommit(false);
+            try (var statement = elsewhere.createStatement()) {
+                statement.execute(
+                        "UPDATE "
+                                + target.table(db, "t")
+                                + " SET v = 'elsewhere', _cg_source = 2, _cg_scn = 5,"
+                                + " _cg_commit_us = 9000000000000000 WHERE id = 1");
+                statement.execute(
+                        "INSERT INTO "
+                                + target.table(db, "t")
+                                + " VALUES (3, 'elsewhere', 2, 6, 9000000000000000)");
+            }
+            SOURCE.server()
+                    .execute(
+                            "BEGIN",
+                            "UPDATE " + db + ".t SET v = 'source' WHERE id = 1",
+                            "INSERT INTO " + db + ".t VALUES (3, 'source')",
+                            "COMMIT");
+            Pipeline.awaitUntil(consumer, () -> waitingForALock(target), Duration.ofSeconds(30));
+            elsewhere.commit();
+        }
+        SOURCE.server().execute("INSERT INTO " + db + ".t VALUES (4, 'four')");
+        Pipeline.awaitUntil(
+                consumer,
+                () -> has(target, db, "id=4 | v=four | _cg_source=1"),
+                Duration.ofSeconds(30));
+        assertThat(rows(target, db))
+                .containsExactly(
+                        "id=1 | v=elsewhere | _cg_source=2",
+                        "id=2 | v=two | _cg_source=1",
+                        "id=3 | v=elsewhere | _cg_source=2",
+                        "id=4 | v=four | _cg_source=1");
     }
 
     @Test

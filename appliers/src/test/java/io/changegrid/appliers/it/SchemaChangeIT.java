@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.JdbcApplier;
+import io.changegrid.appliers.schema.RelaySchemas;
 import io.changegrid.appliers.schema.SchemaChangeMode;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.ConsumerState;
+import io.changegrid.events.schema.TableSchema;
 import io.changegrid.relay.Relay;
 import io.changegrid.testkit.MariaDbExtension;
 import io.changegrid.testkit.PostgresDatabaseExtension;
+import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -98,6 +101,25 @@ class SchemaChangeIT {
         return columns;
     }
 
+    /** PostgreSQL's data type, or MariaDB's full column type as declared. */
+    private static String columnType(Target target, String database, String table, String column)
+            throws SQLException {
+        try (Connection connection = target.connect();
+                PreparedStatement select =
+                        connection.prepareStatement(
+                                "SELECT "
+                                        + (target.postgres() ? "data_type" : "column_type")
+                                        + " FROM information_schema.columns WHERE table_schema = ?"
+                                        + " AND table_name = ? AND column_name = ?")) {
+            select.setString(1, database);
+            select.setString(2, table);
+            select.setString(3, column);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
+    }
+
     private void shouldFollowColumnChanges(Target target, String database) throws Exception {
         SOURCE.server()
                 .execute(
@@ -151,8 +173,53 @@ class SchemaChangeIT {
         assertThat(columns(target, database, "t"))
                 .extracting(c -> c.split(" ")[0])
                 .containsExactly("id", "a_renamed", "v", "c");
-        assertThat(columns(target, database, "t"))
-                .contains(target.postgres() ? "v bigint" : "v bigint");
+        // The retyped column has the source's new type: PostgreSQL's mapping of BIGINT, and on
+        // MariaDB the source's own declaration (COLUMN_TYPE, display width included).
+        assertThat(columnType(target, database, "t", "v"))
+                .isEqualTo(target.postgres() ? "bigint" : "bigint(20)");
+    }
+
+    @Test
+    void shouldServeTheNewestSchemaOfEachSubscribedTableWhenTheApplierChecksAtStart()
+            throws Exception {
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE ddl_start",
+                        "CREATE DATABASE ddl_other",
+                        "CREATE TABLE ddl_start.t (id INT PRIMARY KEY, a INT)",
+                        "CREATE TABLE ddl_other.t (id INT PRIMARY KEY)",
+                        "INSERT INTO ddl_start.t VALUES (1, 1)",
+                        "INSERT INTO ddl_other.t VALUES (1)",
+                        "ALTER TABLE ddl_start.t ADD COLUMN b VARCHAR(10)",
+                        "INSERT INTO ddl_start.t VALUES (2, 2, 'b')");
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(
+                        () ->
+                                RelaySchemas.fetch(
+                                                List.of(URI.create(Pipeline.url(relay))),
+                                                List.of("ddl_start.*"),
+                                                Duration.ofSeconds(5))
+                                        .orElseThrow()
+                                        .stream()
+                                        .anyMatch(schema -> schema.indexOf("b") >= 0));
+        List<TableSchema> known =
+                RelaySchemas.fetch(
+                                List.of(URI.create(Pipeline.url(relay))),
+                                List.of("ddl_start.*"),
+                                Duration.ofSeconds(5))
+                        .orElseThrow();
+        assertThat(known).extracting(TableSchema::qualifiedName).containsExactly("ddl_start.t");
+        assertThat(known.get(0).columns())
+                .extracting(c -> c.name())
+                .containsExactly("id", "a", "b");
+        assertThat(
+                        RelaySchemas.fetch(
+                                List.of(URI.create("http://127.0.0.1:1/")),
+                                List.of(),
+                                Duration.ofSeconds(1)))
+                .as("no relay answers")
+                .isEmpty();
     }
 
     @Test

@@ -11,7 +11,9 @@ import io.changegrid.testkit.MariaDbServer;
 import io.changegrid.testkit.PostgresDatabase;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +29,9 @@ import picocli.CommandLine.Option;
  * and published by a relay first; then, per run, a consumer in this JVM with the applier as its
  * callback and the target's checkpoint as its store applies all of it into a fresh target, exactly
  * once, and the run is timed from the consumer's start until the target's checkpoint (every lane's)
- * has the last transaction.
+ * has the last transaction. Then the target table must equal the source's: same row count and the
+ * same SHA-256 over every column of every row ({@link TableChecksum}), so updates are checked too.
+ * MB/s is the events' real frame bytes per second ({@link EventBytes}).
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar io.changegrid.bench.apply.ApplyBenchMain \
@@ -89,6 +93,14 @@ public final class ApplyBenchMain implements Callable<Integer> {
                             + " staging table, then merge) (default STATEMENT).")
     private ApplyMode mode = ApplyMode.STATEMENT;
 
+    @Option(
+            names = "--buffer-mib",
+            description =
+                    "Consumer buffer capacity in MiB (default 256). While the buffer is full the"
+                            + " consumer ends a batch after every transaction, so a stream larger"
+                            + " than the buffer is applied in small commits once it fills.")
+    private long bufferMib = 256;
+
     @Option(names = "--seed", description = "Random seed of the source data (default 42).")
     private long seed = 42;
 
@@ -100,24 +112,30 @@ public final class ApplyBenchMain implements Callable<Integer> {
     public Integer call() throws Exception {
         System.out.printf(
                 Locale.ROOT,
-                "loading source: rows=%d, txnRows=%d, updatePercent=%d, mode=%s, cores=%d%n",
+                "loading source: rows=%d, txnRows=%d, updatePercent=%d, mode=%s, bufferMiB=%d,"
+                        + " cores=%d%n",
                 rows,
                 rowsPerTransaction,
                 updatePercent,
                 mode,
+                bufferMib,
                 Runtime.getRuntime().availableProcessors());
         long loadStart = System.nanoTime();
         try (ApplySource source = ApplySource.load(rows, rowsPerTransaction, updatePercent, seed)) {
             System.out.printf(
                     Locale.ROOT,
-                    "source loaded and published: transactions=%d, changes=%d, seconds=%.1f%n",
+                    "source loaded and published: transactions=%d, changes=%d, seconds=%.1f,"
+                            + " rows=%d, sha256=%s%n",
                     source.transactions(),
                     source.changes(),
-                    (System.nanoTime() - loadStart) / 1e9);
+                    (System.nanoTime() - loadStart) / 1e9,
+                    source.sum().rows(),
+                    source.sum().sha256());
             System.out.println(
                     "| target | lanes | partitioner | row changes | seconds | row changes/s |"
-                            + " MB/s | commits | insert fallbacks | bench JVM CPU % |");
-            System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+                            + " event MB/s | commits | insert fallbacks | bench JVM CPU % |"
+                            + " target = source |");
+            System.out.println("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|");
             for (String target : targets) {
                 String name = target.trim().toLowerCase(Locale.ROOT);
                 for (int w = 0; w < warmups; w++) {
@@ -187,18 +205,24 @@ public final class ApplyBenchMain implements Callable<Integer> {
                         .maxRows(maxRows)
                         .mode(mode)
                         .build();
+        if (warmup) {
+            // What the target server does per commit is part of what is measured: say it.
+            System.out.println(
+                    target + " target settings: " + settings(url, user, password, target));
+        }
         var os =
                 (com.sun.management.OperatingSystemMXBean)
                         ManagementFactory.getOperatingSystemMXBean();
         try (JdbcApplier applier = JdbcApplier.open(options)) {
+            EventBytes counted = new EventBytes(applier);
             Consumer consumer =
                     Consumer.builder()
                             .name("apply-bench")
                             .relays(source.relayUrl())
-                            .bufferCapacity(256L << 20)
+                            .bufferCapacity(bufferMib << 20)
                             .fetchMaxBytes(8L << 20)
                             .batching(batch, Duration.ZERO)
-                            .callback(applier)
+                            .callback(counted)
                             .checkpointStore(applier.checkpointStore())
                             .build();
             long cpuStart = os.getProcessCpuTime();
@@ -218,19 +242,24 @@ public final class ApplyBenchMain implements Callable<Integer> {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             double cpu = (os.getProcessCpuTime() - cpuStart) / 1e9 / seconds * 100;
-            long count = count(url, user, password, target);
-            if (count != source.rows()) {
+            TableChecksum.Sum sum =
+                    TableChecksum.of(url, user, password, target.equals("postgres"));
+            if (!sum.equals(source.sum())) {
                 throw new IllegalStateException(
-                        "target row count differs: target="
+                        "target differs from source: target="
                                 + target
                                 + ", rows="
-                                + count
+                                + sum.rows()
                                 + ", expected="
-                                + source.rows());
+                                + source.sum().rows()
+                                + ", sha256="
+                                + sum.sha256()
+                                + ", expected="
+                                + source.sum().sha256());
             }
             System.out.printf(
                     Locale.ROOT,
-                    "| %s | %d | %s | %d | %.2f | %,.0f | %.1f | %d | %d | %.0f |%n",
+                    "| %s | %d | %s | %d | %.2f | %,.0f | %.1f | %d | %d | %.0f | sha256 %s… |%n",
                     (mode == ApplyMode.STAGING ? target + " staging" : target)
                             + (warmup ? " (warm-up)" : ""),
                     laneCount,
@@ -238,31 +267,50 @@ public final class ApplyBenchMain implements Callable<Integer> {
                     source.changes(),
                     seconds,
                     source.changes() / seconds,
-                    source.changes() * 1100 / seconds / 1e6,
+                    counted.bytes() / seconds / 1e6,
                     applier.commits(),
                     applier.insertFallbacks(),
-                    cpu);
+                    cpu,
+                    sum.sha256().substring(0, 12));
         }
     }
 
+    /** The target server settings that decide the cost of a commit and of a row write. */
+    private static String settings(String url, String user, String password, String target)
+            throws SQLException {
+        String sql =
+                target.equals("postgres")
+                        ? "SELECT 'version=' || current_setting('server_version')"
+                                + " || ', synchronous_commit=' || current_setting('synchronous_commit')"
+                                + " || ', fsync=' || current_setting('fsync')"
+                                + " || ', wal_level=' || current_setting('wal_level')"
+                                + " || ', full_page_writes=' || current_setting('full_page_writes')"
+                                + " || ', shared_buffers=' || current_setting('shared_buffers')"
+                        : "SELECT CONCAT('version=', @@version, ', log_bin=', @@log_bin,"
+                                + " ', binlog_format=', @@binlog_format,"
+                                + " ', binlog_row_image=', @@binlog_row_image,"
+                                + " ', sync_binlog=', @@sync_binlog,"
+                                + " ', innodb_flush_log_at_trx_commit=',"
+                                + " @@innodb_flush_log_at_trx_commit,"
+                                + " ', innodb_buffer_pool_size=', @@innodb_buffer_pool_size)";
+        try (Connection connection =
+                        DriverManager.getConnection(url, user, password == null ? "" : password);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getString(1);
+        }
+    }
+
+    /** The lowest lane's checkpoint; -1 while the applier has no lanes (reconnecting). */
     private static long lowest(long[] checkpoints) {
+        if (checkpoints.length == 0) {
+            return -1;
+        }
         long lowest = Long.MAX_VALUE;
         for (long scn : checkpoints) {
             lowest = Math.min(lowest, scn);
         }
         return lowest;
-    }
-
-    private static long count(String url, String user, String password, String target)
-            throws Exception {
-        String table = target.equals("postgres") ? "bench.t1" : "`bench`.`t1`";
-        try (Connection connection =
-                        java.sql.DriverManager.getConnection(
-                                url, user, password == null ? "" : password);
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT count(*) FROM " + table)) {
-            rows.next();
-            return rows.getLong(1);
-        }
     }
 }

@@ -33,9 +33,16 @@ final class ApplySource implements AutoCloseable {
     private final long rows;
     private final long transactions;
     private final long changes;
+    private final TableChecksum.Sum sum;
 
     private ApplySource(
-            MariaDbServer server, Relay relay, Path segments, long endScn, long rows, long[] load) {
+            MariaDbServer server,
+            Relay relay,
+            Path segments,
+            long endScn,
+            long rows,
+            long[] load,
+            TableChecksum.Sum sum) {
         this.server = server;
         this.relay = relay;
         this.segments = segments;
@@ -43,6 +50,7 @@ final class ApplySource implements AutoCloseable {
         this.rows = rows;
         this.transactions = load[0];
         this.changes = load[1];
+        this.sum = sum;
     }
 
     /**
@@ -92,8 +100,12 @@ final class ApplySource implements AutoCloseable {
             while (relay.status().transactionsAppended() < expected) {
                 LockSupport.parkNanos(20_000_000);
             }
+            TableChecksum.Sum sum;
+            try (Connection connection = server.connect()) {
+                sum = TableChecksum.of(connection, false);
+            }
             return new ApplySource(
-                    server, relay, segments, relay.status().lastPublishedScn(), rows, load);
+                    server, relay, segments, relay.status().lastPublishedScn(), rows, load, sum);
         } catch (Exception | Error e) {
             if (relay != null) {
                 relay.close();
@@ -192,6 +204,11 @@ final class ApplySource implements AutoCloseable {
 
     long transactions() {
         return transactions;
+    }
+
+    /** The source table's row count and checksum over all columns, after the load. */
+    TableChecksum.Sum sum() {
+        return sum;
     }
 
     /** Row changes committed: inserts and updates. */
