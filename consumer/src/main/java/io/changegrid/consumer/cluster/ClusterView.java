@@ -103,7 +103,7 @@ public final class ClusterView implements AutoCloseable {
         List<String> liveNames = members.stream().map(GroupAssignment.Member::instance).toList();
         boolean assigning =
                 ideal != null
-                        && PlacementKeeper.owners(ideal).values().stream()
+                        && PlacementStore.owners(ideal.getRecord()).values().stream()
                                 .anyMatch(liveNames::contains);
         return new GroupAssignment(
                 group,

@@ -1,22 +1,18 @@
 package io.changegrid.consumer.cluster;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.helix.HelixAdmin;
 import org.apache.helix.HelixDataAccessor;
 import org.apache.helix.HelixManager;
 import org.apache.helix.NotificationContext;
 import org.apache.helix.PropertyKey;
 import org.apache.helix.api.listeners.LiveInstanceChangeListener;
-import org.apache.helix.model.IdealState;
 import org.apache.helix.model.LiveInstance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * every partition whenever the live members change, and Helix moves partitions to match (handing a
  * LEADER over only after the old one stepped down). It also checks every second, so a leader
  * elected after the change that concerned it still acts on it.
+ *
+ * <p><b>Conditional writes.</b> Two members can briefly both believe they lead (the old leader's
+ * session expired and it has not heard yet). The placement is a deterministic function of what each
+ * reads, and each writes only over the version it read ({@link PlacementStore}), so a write made
+ * from an older view fails and is redone from a fresh reading instead of overwriting a newer
+ * placement.
  *
  * <p><b>Quorum.</b> While no partition has a live owner (a group starting from nothing) and fewer
  * than {@code quorum} members are live, nothing is written: the first member does not take every
@@ -77,16 +79,20 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
     public void onLiveInstanceChange(List<LiveInstance> live, NotificationContext context) {
         // Not on Helix's event thread: a ZooKeeper call made there while the connection is down
         // would wait for a reconnection that only that thread can process.
-        try {
-            timer.execute(this::reconcileQuietly);
-        } catch (RejectedExecutionException e) {
-            // Closed: the member is leaving.
-        }
+        reconcileSoon();
     }
 
     @Override
     public void close() {
         timer.shutdownNow();
+    }
+
+    private void reconcileSoon() {
+        try {
+            timer.execute(this::reconcileQuietly);
+        } catch (RejectedExecutionException e) {
+            // Closed: the member is leaving.
+        }
     }
 
     private void reconcileQuietly() {
@@ -120,48 +126,34 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
         PropertyKey.Builder keys = data.keyBuilder();
         List<String> live = new ArrayList<>(data.getChildNames(keys.liveInstances()));
         live.sort(null);
-        HelixAdmin admin = participant.getClusterManagmentTool();
-        IdealState ideal = admin.getResourceIdealState(cluster, GroupLayout.RESOURCE);
+        PlacementStore store = new PlacementStore(data);
+        PlacementStore.Reading ideal = store.read();
         if (ideal == null) {
             return;
         }
-        Map<Integer, String> previous = owners(ideal);
+        Map<Integer, String> previous = ideal.owners();
         boolean running = previous.values().stream().anyMatch(live::contains);
         if (live.isEmpty() || (!running && live.size() < quorum)) {
             return;
         }
         SortedMap<Integer, String> placement = GroupPlacement.place(partitions, live, previous);
-        if (placement.equals(new TreeMap<>(previous))) {
+        if (placement.equals(previous)) {
             return;
         }
-        for (int partition = 0; partition < partitions; partition++) {
-            Map<String, String> state = new TreeMap<>();
-            String owner = placement.get(partition);
-            if (owner != null) {
-                state.put(owner, GroupLayout.OWNED);
-            }
-            ideal.getRecord().setMapField(GroupLayout.partitionName(partition), state);
+        if (!store.write(ideal, placement, partitions)) {
+            // Written meanwhile, by a member that leads now or believed it did: read again.
+            LOG.info(
+                    "group placement changed while this member computed its own, checking again:"
+                            + " cluster={}",
+                    cluster);
+            reconcileSoon();
+            return;
         }
-        admin.setResourceIdealState(cluster, GroupLayout.RESOURCE, ideal);
         LOG.info(
                 "group placement written: cluster={}, members={}, moved={}",
                 cluster,
                 live,
                 moved(previous, placement));
-    }
-
-    /** The owner of each partition in the ideal state. */
-    static Map<Integer, String> owners(IdealState ideal) {
-        Map<Integer, String> owners = new HashMap<>();
-        for (Map.Entry<String, Map<String, String>> entry :
-                ideal.getRecord().getMapFields().entrySet()) {
-            for (Map.Entry<String, String> replica : entry.getValue().entrySet()) {
-                if (GroupLayout.OWNED.equals(replica.getValue())) {
-                    owners.put(GroupLayout.partitionIndex(entry.getKey()), replica.getKey());
-                }
-            }
-        }
-        return owners;
     }
 
     private static int moved(Map<Integer, String> before, Map<Integer, String> after) {
