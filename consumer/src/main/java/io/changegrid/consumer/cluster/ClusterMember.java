@@ -65,6 +65,7 @@ public final class ClusterMember implements AutoCloseable {
             throws Exception {
         String cluster = GroupLayout.clusterName(config.group());
         GroupClusterSetup.ensure(config.zooKeeper(), cluster, config.partitions());
+        AbandonedPlacement.withdraw(config.zooKeeper(), cluster, config.partitions());
         HelixManager participant =
                 manager(config, cluster, config.instance(), InstanceType.PARTICIPANT);
         participant

@@ -1,9 +1,9 @@
 package io.changegrid.consumer.cluster;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.helix.HelixDataAccessor;
 import org.apache.helix.HelixManager;
 import org.apache.helix.NotificationContext;
-import org.apache.helix.PropertyKey;
 import org.apache.helix.api.listeners.LiveInstanceChangeListener;
 import org.apache.helix.model.LiveInstance;
 import org.slf4j.Logger;
@@ -31,8 +30,14 @@ import org.slf4j.LoggerFactory;
  * placement.
  *
  * <p><b>Quorum.</b> While no partition has a live owner (a group starting from nothing) and fewer
- * than {@code quorum} members are live, nothing is written: the first member does not take every
- * partition only to hand most of them on a moment later.
+ * than {@code quorum} members are live, no partition is placed: the first member does not take
+ * every partition only to hand most of them on a moment later. "Live owner" is what the members
+ * report (their current states, {@link CurrentStates}), not the ideal state: after a whole group
+ * stopped, the ideal state still names its members, and members that come back under the same names
+ * ({@code cluster.instance} kept across restarts) would otherwise count as a running group. Such a
+ * leftover placement is withdrawn (written empty) until the quorum is there; a member joining a
+ * group without a leader withdraws it before it connects ({@link AbandonedPlacement}), so that its
+ * own controller never acts on it.
  *
  * <p>Threading: everything runs on the keeper's own thread ({@code group-placement}); Helix's
  * callback only schedules a check there.
@@ -123,20 +128,22 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
             return;
         }
         HelixDataAccessor data = participant.getHelixDataAccessor();
-        PropertyKey.Builder keys = data.keyBuilder();
-        List<String> live = new ArrayList<>(data.getChildNames(keys.liveInstances()));
-        live.sort(null);
+        CurrentStates now = CurrentStates.read(data);
+        List<String> live = now.liveNames();
         PlacementStore store = new PlacementStore(data);
         PlacementStore.Reading ideal = store.read();
-        if (ideal == null) {
+        if (ideal == null || live.isEmpty()) {
             return;
         }
-        Map<Integer, String> previous = ideal.owners();
-        boolean running = previous.values().stream().anyMatch(live::contains);
-        if (live.isEmpty() || (!running && live.size() < quorum)) {
-            return;
+        SortedMap<Integer, String> previous = ideal.owners();
+        SortedMap<Integer, String> placement;
+        if (now.running() || live.size() >= quorum) {
+            placement = GroupPlacement.place(partitions, live, previous);
+        } else {
+            // Starting from nothing below the quorum: no owner at all, also where the ideal state
+            // still names members of an earlier run that are back under the same names.
+            placement = new TreeMap<>();
         }
-        SortedMap<Integer, String> placement = GroupPlacement.place(partitions, live, previous);
         if (placement.equals(previous)) {
             return;
         }
@@ -149,11 +156,20 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
             reconcileSoon();
             return;
         }
-        LOG.info(
-                "group placement written: cluster={}, members={}, moved={}",
-                cluster,
-                live,
-                moved(previous, placement));
+        if (placement.isEmpty()) {
+            LOG.info(
+                    "group placement withdrawn, the group waits for its quorum: cluster={},"
+                            + " members={}, quorum={}",
+                    cluster,
+                    live,
+                    quorum);
+        } else {
+            LOG.info(
+                    "group placement written: cluster={}, members={}, moved={}",
+                    cluster,
+                    live,
+                    moved(previous, placement));
+        }
     }
 
     private static int moved(Map<Integer, String> before, Map<Integer, String> after) {

@@ -227,6 +227,40 @@ class ClusterMemberIT {
     }
 
     @Test
+    void shouldAssignNothingUntilTheQuorumIsUpWhenAWholeGroupRestartsUnderTheSameNames()
+            throws Exception {
+        join("restart", "m0", 4, 2);
+        Recorder last = join("restart", "m1", 4, 2);
+        awaitEvenSpread(4, 2);
+        members.get(0).close();
+        Awaitility.await().atMost(SETTLE).until(() -> last.owned.size() == 4);
+        members.get(1).close();
+        recorders.clear();
+        // The ideal state still names m1 as the owner of every partition.
+
+        Recorder back = join("restart", "m1", 4, 2);
+        try (ClusterView view =
+                ClusterView.connect(ZOOKEEPER.zooKeeper().connectString(), "restart")) {
+            Awaitility.await()
+                    .atMost(SETTLE)
+                    .until(
+                            () -> {
+                                GroupAssignment now = view.read();
+                                return now.members().size() == 1 && "m1".equals(now.leader());
+                            });
+            Awaitility.await()
+                    .during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> back.owned.isEmpty() && !view.read().assigning());
+
+            join("restart", "m0", 4, 2);
+
+            awaitEvenSpread(4, 2);
+            assertThat(view.read().assigning()).isTrue();
+        }
+    }
+
+    @Test
     void shouldRefuseToJoinWhenTheGroupHasAnotherNumberOfPartitions() throws Exception {
         join("sized", "m0", 8, 1);
 
