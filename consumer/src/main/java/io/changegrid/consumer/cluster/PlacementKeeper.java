@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.helix.HelixDataAccessor;
+import org.apache.helix.HelixException;
 import org.apache.helix.HelixManager;
 import org.apache.helix.NotificationContext;
 import org.apache.helix.api.listeners.LiveInstanceChangeListener;
@@ -39,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * group without a leader withdraws it before it connects ({@link AbandonedPlacement}), so that its
  * own controller never acts on it.
  *
+ * <p><b>Partitions in ERROR.</b> A partition whose transition threw (an epoch claim that timed out)
+ * stays ERROR on its member and unowned; the leader has Helix reset it, with a backoff ({@link
+ * FailedPartitions}).
+ *
  * <p>Threading: everything runs on the keeper's own thread ({@code group-placement}); Helix's
  * callback only schedules a check there.
  */
@@ -53,6 +58,8 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
     private final int partitions;
     private final int quorum;
     private final ScheduledExecutorService timer;
+    private final FailedPartitions failed =
+            new FailedPartitions(FailedPartitions.BACKOFF, System::nanoTime);
     private boolean leading; // guarded by this
 
     PlacementKeeper(
@@ -112,7 +119,10 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
         }
     }
 
-    /** If this member leads, writes the placement the live members call for, when it changed. */
+    /**
+     * If this member leads, writes the placement the live members call for, when it changed, and
+     * resets partitions stuck in ERROR whose wait is over.
+     */
     synchronized void reconcile() {
         boolean leads =
                 participant.isConnected() && controller.isConnected() && controller.isLeader();
@@ -129,6 +139,11 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
         }
         HelixDataAccessor data = participant.getHelixDataAccessor();
         CurrentStates now = CurrentStates.read(data);
+        place(data, now);
+        failed.resetDue(now.failed(), this::reset);
+    }
+
+    private void place(HelixDataAccessor data, CurrentStates now) {
         List<String> live = now.liveNames();
         PlacementStore store = new PlacementStore(data);
         PlacementStore.Reading ideal = store.read();
@@ -169,6 +184,34 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
                     cluster,
                     live,
                     moved(previous, placement));
+        }
+    }
+
+    /** Asks Helix to take a partition out of ERROR on a member; it is then placed as usual. */
+    private void reset(String instance, int partition) {
+        LOG.warn(
+                "partition stuck in ERROR on a member, asking Helix to reset it: cluster={},"
+                        + " instance={}, partition={}, earlierResets={}",
+                cluster,
+                instance,
+                partition,
+                failed.resets(instance, partition));
+        try {
+            participant
+                    .getClusterManagmentTool()
+                    .resetPartition(
+                            cluster,
+                            instance,
+                            GroupLayout.RESOURCE,
+                            List.of(GroupLayout.partitionName(partition)));
+        } catch (HelixException e) {
+            // Left ERROR meanwhile, or its member went: the next check sees what remains.
+            LOG.info(
+                    "partition not reset: cluster={}, instance={}, partition={}, error={}",
+                    cluster,
+                    instance,
+                    partition,
+                    e.getMessage());
         }
     }
 

@@ -7,6 +7,7 @@ import io.changegrid.consumer.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.config.GroupConfig;
 import io.changegrid.consumer.zookeeper.ZooKeeperSession;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +17,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -87,6 +90,17 @@ class ClusterMemberIT {
 
     private Recorder join(String group, String instance, int partitions, int quorum)
             throws Exception {
+        return join(group, instance, partitions, quorum, epochs -> epochs);
+    }
+
+    /** A member whose epoch claims go through {@code claims}, to make some fail. */
+    private Recorder join(
+            String group,
+            String instance,
+            int partitions,
+            int quorum,
+            UnaryOperator<PartitionEpochs> claims)
+            throws Exception {
         GroupConfig config =
                 new GroupConfig(
                         ZOOKEEPER.zooKeeper().connectString(),
@@ -104,7 +118,7 @@ class ClusterMemberIT {
                 ClusterMember.join(
                         config,
                         null,
-                        partition -> checkpoints.claim(partition, instance),
+                        claims.apply(partition -> checkpoints.claim(partition, instance)),
                         recorder));
         recorders.put(instance, recorder);
         return recorder;
@@ -258,6 +272,32 @@ class ClusterMemberIT {
             awaitEvenSpread(4, 2);
             assertThat(view.read().assigning()).isTrue();
         }
+    }
+
+    @Test
+    void shouldTakeAPartitionOnAgainWhenItsFirstClaimFailed() throws Exception {
+        AtomicInteger claimsOfPartition2 = new AtomicInteger();
+        Recorder member =
+                join(
+                        "failed",
+                        "m0",
+                        4,
+                        1,
+                        epochs ->
+                                partition -> {
+                                    if (partition == 2
+                                            && claimsOfPartition2.incrementAndGet() == 1) {
+                                        // The transition throws: Helix marks the partition ERROR.
+                                        throw new IOException("claim timed out (test)");
+                                    }
+                                    return epochs.claim(partition);
+                                });
+
+        Awaitility.await()
+                .atMost(SETTLE)
+                .untilAsserted(() -> assertThat(member.owned).containsOnlyKeys(0, 1, 2, 3));
+        assertThat(claimsOfPartition2).hasValue(2);
+        assertThat(member.owned.get(2)).as("the failed claim wrote no epoch").isEqualTo(1);
     }
 
     @Test
