@@ -13,11 +13,17 @@ import java.util.regex.Pattern;
  * What a relay registers about itself: an ephemeral node {@code
  * /changegrid/relays/<sourceId>/<name>} holding
  *
- * <pre>{"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[]}</pre>
+ * <pre>
+ * {"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[],
+ *  "partition":-1,"partitions":0}
+ * </pre>
  *
  * The relay writes it (the relay module's {@code RelayRegistrar}); this is the consumer's reading
- * of the same format, documented in docs/cluster.md. Every relay serves every partition of what it
- * captures: a partition is a filter the relay applies per request.
+ * of the same format, documented in docs/cluster.md. A relay with {@code partition} -1 publishes
+ * every partition of what it captures (a consumer's partition is then a filter the relay applies
+ * per request); a relay splitting the source with others ({@code capture.partition}) publishes only
+ * partition {@code partition} of {@code partitions} and serves only that partition of a group of
+ * that many.
  *
  * @param name the node's name
  * @param sourceId the source the relay reads
@@ -26,6 +32,7 @@ import java.util.regex.Pattern;
  *     all
  * @param exclude the tables it leaves out
  * @param partition the only partition it publishes, or -1 for all
+ * @param partitions the number of partitions {@code partition} is one of; 0 when it publishes all
  */
 public record RelayRegistration(
         String name,
@@ -33,7 +40,8 @@ public record RelayRegistration(
         String endpoint,
         List<String> include,
         List<String> exclude,
-        int partition) {
+        int partition,
+        int partitions) {
 
     /** Where relays register. */
     public static final String RELAYS_ROOT = "/changegrid/relays";
@@ -50,9 +58,14 @@ public record RelayRegistration(
         return RELAYS_ROOT + "/" + sourceId;
     }
 
-    /** Whether this relay publishes {@code wanted} (a partition of a consumer group). */
-    public boolean serves(int wanted) {
-        return partition < 0 || partition == wanted;
+    /**
+     * Whether this relay publishes all of partition {@code wanted} of a group of {@code
+     * groupPartitions}: it publishes every partition, or exactly that one of as many. A relay's
+     * partition 1 of 2 is half of what partition 1 of 4 needs and more than it wants; neither makes
+     * it a replica.
+     */
+    public boolean serves(int wanted, int groupPartitions) {
+        return partition < 0 || (partition == wanted && partitions == groupPartitions);
     }
 
     /**
@@ -111,6 +124,7 @@ public record RelayRegistration(
         List<String> include = List.of();
         List<String> exclude = List.of();
         int partition = -1;
+        int partitions = 0;
         try (JsonParser json = JSON.createParser(data)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
@@ -124,6 +138,7 @@ public record RelayRegistration(
                     case "include" -> include = strings(json);
                     case "exclude" -> exclude = strings(json);
                     case "partition" -> partition = json.getIntValue();
+                    case "partitions" -> partitions = json.getIntValue();
                     default -> json.skipChildren();
                 }
             }
@@ -142,8 +157,17 @@ public record RelayRegistration(
                             + ", data="
                             + new String(data, StandardCharsets.UTF_8));
         }
+        if (partition >= 0 && partitions <= partition) {
+            throw new IOException(
+                    "relay registration publishes a partition without the number of partitions it"
+                            + " is one of: path="
+                            + path
+                            + ", data="
+                            + new String(data, StandardCharsets.UTF_8));
+        }
         String name = path.substring(path.lastIndexOf('/') + 1);
-        return new RelayRegistration(name, sourceId, endpoint, include, exclude, partition);
+        return new RelayRegistration(
+                name, sourceId, endpoint, include, exclude, partition, partitions);
     }
 
     private static List<String> strings(JsonParser json) throws IOException {

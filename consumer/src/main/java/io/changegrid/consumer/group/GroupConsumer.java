@@ -227,7 +227,7 @@ public final class GroupConsumer implements AutoCloseable {
         }
         List<String> fitting = new ArrayList<>();
         for (RelayRegistration relay : directory.relays()) {
-            if (relay.serves(partition) && fits(relay)) {
+            if (relay.serves(partition, group.partitions()) && fits(relay)) {
                 fitting.add(URI.create(relay.endpoint()).toString());
             }
         }

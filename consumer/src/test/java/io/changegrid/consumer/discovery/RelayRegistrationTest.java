@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RelayRegistrationTest {
 
     private static RelayRegistration relay(List<String> include, List<String> exclude) {
-        return new RelayRegistration("r", 1, "http://r:7070", include, exclude, -1);
+        return new RelayRegistration("r", 1, "http://r:7070", include, exclude, -1, 0);
     }
 
     @Test
@@ -42,20 +42,23 @@ class RelayRegistrationTest {
     }
 
     @Test
-    void shouldServeOnlyItsPartitionWhenTheRelayPublishesOne() {
-        RelayRegistration one =
-                new RelayRegistration("r", 1, "http://r:7070", List.of(), List.of(), 2);
+    void shouldServeOnlyItsPartitionOfAsManyWhenTheRelayPublishesOne() {
+        RelayRegistration twoOfFour =
+                new RelayRegistration("r", 1, "http://r:7070", List.of(), List.of(), 2, 4);
 
-        assertThat(one.serves(2)).isTrue();
-        assertThat(one.serves(3)).isFalse();
-        assertThat(relay(List.of(), List.of()).serves(3)).isTrue();
+        assertThat(twoOfFour.serves(2, 4)).isTrue();
+        assertThat(twoOfFour.serves(3, 4)).isFalse();
+        assertThat(twoOfFour.serves(2, 8)).as("a quarter is not an eighth").isFalse();
+        assertThat(twoOfFour.serves(2, 3)).isFalse();
+        assertThat(relay(List.of(), List.of()).serves(3, 4)).isTrue();
     }
 
     @Test
     void shouldReadWhatARelayWritesWhenDecoding() throws IOException {
         byte[] data =
                 ("{\"sourceId\":7,\"endpoint\":\"http://127.0.0.1:7070\",\"include\":[\"shop.*\"],"
-                                + "\"exclude\":[\"shop.audit\"],\"partition\":-1,\"future\":{\"x\":1}}")
+                                + "\"exclude\":[\"shop.audit\"],\"partition\":1,\"partitions\":4,"
+                                + "\"future\":{\"x\":1}}")
                         .getBytes(StandardCharsets.UTF_8);
 
         RelayRegistration read =
@@ -69,7 +72,20 @@ class RelayRegistrationTest {
                                 "http://127.0.0.1:7070",
                                 List.of("shop.*"),
                                 List.of("shop.audit"),
-                                -1));
+                                1,
+                                4));
+    }
+
+    @Test
+    void shouldRefuseAPartitionWithoutItsNumberWhenDecoding() {
+        byte[] data =
+                "{\"sourceId\":7,\"endpoint\":\"http://r:7070\",\"partition\":1}"
+                        .getBytes(StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> RelayRegistration.decode("/changegrid/relays/7/r_7070", data))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("without the number of partitions")
+                .hasMessageContaining("path=/changegrid/relays/7/r_7070");
     }
 
     @Test

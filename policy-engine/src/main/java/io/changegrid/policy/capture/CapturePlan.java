@@ -127,6 +127,18 @@ public final class CapturePlan {
     }
 
     /**
+     * The number of partitions the source is split into when this plan publishes one of them (the
+     * policies' partitioners all split into this many); 0 when it publishes all.
+     */
+    public int partitions() {
+        if (partition == ALL_PARTITIONS) {
+            return 0;
+        }
+        // of() checked that every policy has a partitioner, all of one size.
+        return policies.policies().get(0).partitioner().partitions();
+    }
+
+    /**
      * Whether rows of the table may be published: some policy selects it. Tables no policy selects
      * need not be decoded at all.
      */

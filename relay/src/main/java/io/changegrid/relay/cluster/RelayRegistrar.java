@@ -1,6 +1,7 @@
 package io.changegrid.relay.cluster;
 
 import io.changegrid.config.Config;
+import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -71,12 +72,13 @@ public final class RelayRegistrar implements AutoCloseable {
     }
 
     /**
-     * Registers a relay as its settings say ({@code cluster.*}), once its HTTP API listens on
-     * {@code httpPort}.
+     * Registers a relay as its settings say ({@code cluster.*}) with what it captures (its capture
+     * filter and plan), once its HTTP API listens on {@code httpPort}.
      *
      * @return the registrar, or null when {@code cluster.zookeeper} is empty
      */
-    public static RelayRegistrar forRelay(Config config, int httpPort) {
+    public static RelayRegistrar forRelay(RelayConfiguration configuration, int httpPort) {
+        Config config = configuration.settings();
         String zooKeeper = config.get(RelaySettings.CLUSTER_ZOOKEEPER).trim();
         if (zooKeeper.isEmpty()) {
             return null;
@@ -104,7 +106,8 @@ public final class RelayRegistrar implements AutoCloseable {
                         endpoint,
                         config.get(RelaySettings.CAPTURE_INCLUDE),
                         config.get(RelaySettings.CAPTURE_EXCLUDE),
-                        config.get(RelaySettings.CAPTURE_PARTITION)));
+                        configuration.plan().partition(),
+                        configuration.plan().partitions()));
     }
 
     /** Whether the node exists under the current session, as far as this registrar knows. */

@@ -13,21 +13,30 @@ import java.util.List;
  * /changegrid/relays/<sourceId>/<host>_<port>} holding
  *
  * <pre>
- * {"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[],"partition":-1}
+ * {"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[],
+ *  "partition":-1,"partitions":0}
  * </pre>
  *
  * Consumers read the same format (the consumer module's own reader; the two modules share no code,
  * docs/cluster.md is the contract). {@code partition} is {@code capture.partition}: -1 when the
- * relay publishes every partition.
+ * relay publishes every partition; {@code partitions} is the number of partitions its policies
+ * split the source into when it publishes one (0 when it publishes all), so that a consumer takes
+ * it for partition {@code p} of {@code N} only when both match.
  *
  * @param sourceId the source the relay reads
  * @param endpoint the relay's base URL as consumers reach it
  * @param include the tables it captures; empty for all
  * @param exclude the tables it leaves out
  * @param partition the only partition it publishes, or -1 for all
+ * @param partitions the number of partitions {@code partition} is one of; 0 when it publishes all
  */
 public record RelayRegistration(
-        int sourceId, String endpoint, List<String> include, List<String> exclude, int partition) {
+        int sourceId,
+        String endpoint,
+        List<String> include,
+        List<String> exclude,
+        int partition,
+        int partitions) {
 
     /** Where relays register. */
     public static final String RELAYS_ROOT = "/changegrid/relays";
@@ -70,6 +79,7 @@ public record RelayRegistration(
             }
             json.writeEndArray();
             json.writeNumberField("partition", partition);
+            json.writeNumberField("partitions", partitions);
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing JSON to memory cannot fail", e);

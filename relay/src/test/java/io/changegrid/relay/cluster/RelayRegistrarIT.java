@@ -2,10 +2,14 @@ package io.changegrid.relay.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.config.YamlConfigFile;
+import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
@@ -41,7 +45,12 @@ class RelayRegistrarIT {
 
     private static RelayRegistration registration(int source, int port) {
         return new RelayRegistration(
-                source, "http://127.0.0.1:" + port, List.of("shop.*"), List.of("shop.audit"), -1);
+                source,
+                "http://127.0.0.1:" + port,
+                List.of("shop.*"),
+                List.of("shop.audit"),
+                -1,
+                0);
     }
 
     private String read(String path) throws Exception {
@@ -64,11 +73,40 @@ class RelayRegistrarIT {
             assertThat(read(registration.path()))
                     .isEqualTo(
                             "{\"sourceId\":7,\"endpoint\":\"http://127.0.0.1:7070\","
-                                    + "\"include\":[\"shop.*\"],\"exclude\":[\"shop.audit\"],\"partition\":-1}");
+                                    + "\"include\":[\"shop.*\"],\"exclude\":[\"shop.audit\"],\"partition\":-1,"
+                                    + "\"partitions\":0}");
         } finally {
             registrar.close();
         }
         assertThat(read(registration.path())).isNull();
+    }
+
+    @Test
+    void shouldRegisterItsPartitionWithTheirNumberWhenTheRelaySplitsTheSource() throws Exception {
+        RelayConfiguration configuration =
+                RelayConfiguration.load(
+                        new LinkedHashMap<>(
+                                YamlConfigFile.parse(
+                                        """
+                                        policies:
+                                          - include: [shop.*]
+                                            partition: {byKeyHash: {partitions: 4}}
+                                        """,
+                                        "test")),
+                        Map.of(
+                                "source.id", "10",
+                                "source.host", "db",
+                                "source.user", "relay",
+                                "capture.partition", "2",
+                                "cluster.zookeeper", ZOOKEEPER.zooKeeper().connectString(),
+                                "cluster.sessionTimeout", "4s",
+                                "cluster.advertisedUrl", "http://127.0.0.1:7073"));
+        try (RelayRegistrar registrar = RelayRegistrar.forRelay(configuration, 7073)) {
+            Awaitility.await().atMost(SETTLE).until(registrar::isRegistered);
+
+            assertThat(read("/changegrid/relays/10/127.0.0.1_7073"))
+                    .contains("\"partition\":2,\"partitions\":4");
+        }
     }
 
     @Test
