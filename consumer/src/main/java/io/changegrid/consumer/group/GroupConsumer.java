@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Relays: the configured {@code relays}, or, when none are configured, the relays registered in
- * ZooKeeper for {@code cluster.relaySource} that capture the subscribed tables; each partition gets
+ * ZooKeeper for {@code cluster.relaySource} that publish all of what the partition subscribes to
+ * (every row of the subscribed tables, or of every table, and the partition); each partition gets
  * them rotated by its number, so partitions spread over the replicas and fail over among them.
  *
  * <p>Threading: thread-safe. Helix calls the listener on its state transition threads; relay
@@ -249,11 +250,13 @@ public final class GroupConsumer implements AutoCloseable {
         return fitting;
     }
 
-    /** Whether the relay captures the subscribed tables. */
+    /**
+     * Whether the relay publishes everything the subscription wants (all rows of its tables, or of
+     * every table): only such relays are replicas to fail over among. One capturing a subset would
+     * silently lose the rest.
+     */
     private boolean fits(RelayRegistration relay) {
-        List<String> tables = configs.subscriptionTables();
-        // No tables named: every relay of the source is taken as a replica of the others.
-        return tables.isEmpty() || relay.covers(tables);
+        return relay.covers(configs.wantedTables());
     }
 
     private void relaysChanged() {

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a fetcher publishes: every table unchanged ({@link #everything()}), or what the relay's
@@ -93,6 +94,11 @@ public final class CapturePlan {
             }
         }
         return new CapturePlan(policies, partition);
+    }
+
+    /** The relay's policies, or empty when it publishes every table unchanged. */
+    public Optional<Policies> policies() {
+        return Optional.ofNullable(policies);
     }
 
     /** Whether this plan publishes every table unchanged. */

@@ -107,7 +107,8 @@ public final class RelayRegistrar implements AutoCloseable {
                         config.get(RelaySettings.CAPTURE_INCLUDE),
                         config.get(RelaySettings.CAPTURE_EXCLUDE),
                         configuration.plan().partition(),
-                        configuration.plan().partitions()));
+                        configuration.plan().partitions(),
+                        RelayRegistration.Selection.of(configuration.plan())));
     }
 
     /** Whether the node exists under the current session, as far as this registrar knows. */

@@ -50,7 +50,8 @@ class RelayRegistrarIT {
                 List.of("shop.*"),
                 List.of("shop.audit"),
                 -1,
-                0);
+                0,
+                List.of(RelayRegistration.Selection.EVERYTHING));
     }
 
     private String read(String path) throws Exception {
@@ -74,7 +75,8 @@ class RelayRegistrarIT {
                     .isEqualTo(
                             "{\"sourceId\":7,\"endpoint\":\"http://127.0.0.1:7070\","
                                     + "\"include\":[\"shop.*\"],\"exclude\":[\"shop.audit\"],\"partition\":-1,"
-                                    + "\"partitions\":0}");
+                                    + "\"partitions\":0,\"selects\":[{\"include\":[\"*.*\"],"
+                                    + "\"exclude\":[],\"where\":false,\"renames\":false}]}");
         } finally {
             registrar.close();
         }
@@ -82,14 +84,19 @@ class RelayRegistrarIT {
     }
 
     @Test
-    void shouldRegisterItsPartitionWithTheirNumberWhenTheRelaySplitsTheSource() throws Exception {
+    void shouldRegisterItsPartitionOfHowManyAndWhatItsPoliciesSelectWhenTheRelaySplitsTheSource()
+            throws Exception {
         RelayConfiguration configuration =
                 RelayConfiguration.load(
                         new LinkedHashMap<>(
                                 YamlConfigFile.parse(
                                         """
                                         policies:
+                                          - include: [shop.orders]
+                                            where: "total > 0"
+                                            partition: {byKeyHash: {partitions: 4}}
                                           - include: [shop.*]
+                                            exclude: [shop.tmp_*]
                                             partition: {byKeyHash: {partitions: 4}}
                                         """,
                                         "test")),
@@ -105,7 +112,12 @@ class RelayRegistrarIT {
             Awaitility.await().atMost(SETTLE).until(registrar::isRegistered);
 
             assertThat(read("/changegrid/relays/10/127.0.0.1_7073"))
-                    .contains("\"partition\":2,\"partitions\":4");
+                    .contains(
+                            "\"partition\":2,\"partitions\":4,\"selects\":["
+                                    + "{\"include\":[\"shop.orders\"],\"exclude\":[],"
+                                    + "\"where\":true,\"renames\":false},"
+                                    + "{\"include\":[\"shop.*\"],\"exclude\":[\"shop.tmp_*\"],"
+                                    + "\"where\":false,\"renames\":false}]");
         }
     }
 
