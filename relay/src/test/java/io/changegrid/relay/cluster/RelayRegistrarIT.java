@@ -194,6 +194,38 @@ class RelayRegistrarIT {
         }
     }
 
+    @Test
+    void shouldCloseAtOnceWhenARetryIsWaitingForItsTurn() throws Exception {
+        RelayRegistration registration = registration(11, 7074);
+        ensure("/changegrid", ZooDefs.Ids.OPEN_ACL_UNSAFE);
+        ensure("/changegrid/relays", ZooDefs.Ids.OPEN_ACL_UNSAFE);
+        // Nobody may create below it: every attempt fails, and the waits grow to seconds.
+        ensure(registration.sourcePath(), ZooDefs.Ids.READ_ACL_UNSAFE);
+        RelayRegistrar registrar =
+                RelayRegistrar.start(
+                        ZOOKEEPER.zooKeeper().connectString(), Duration.ofSeconds(4), registration);
+        try {
+            Awaitility.await().atMost(SETTLE).until(() -> registrar.failedAttempts() >= 3);
+            assertThat(RelayRegistrar.retryDelayMillis(registrar.failedAttempts() + 1))
+                    .isGreaterThanOrEqualTo(2_000);
+        } finally {
+            long started = System.nanoTime();
+            registrar.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("close does not wait for the next attempt's turn")
+                    .isLessThan(Duration.ofMillis(1_000));
+        }
+        assertThat(registrar.isRegistered()).isFalse();
+    }
+
+    private void ensure(String path, List<org.apache.zookeeper.data.ACL> acl) throws Exception {
+        try {
+            reader.create(path, new byte[0], acl, CreateMode.PERSISTENT);
+        } catch (org.apache.zookeeper.KeeperException.NodeExistsException e) {
+            // Made by an earlier test.
+        }
+    }
+
     /**
      * A connected client; with a session id, attached to that session (password from ZooKeeper).
      */
