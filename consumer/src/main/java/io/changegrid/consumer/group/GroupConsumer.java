@@ -2,6 +2,7 @@ package io.changegrid.consumer.group;
 
 import io.changegrid.consumer.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.cluster.ClusterMember;
+import io.changegrid.consumer.cluster.Ownership;
 import io.changegrid.consumer.cluster.PartitionListener;
 import io.changegrid.consumer.config.GroupConfig;
 import io.changegrid.consumer.discovery.RelayDirectory;
@@ -279,7 +280,7 @@ public final class GroupConsumer implements AutoCloseable {
     private final class Listener implements PartitionListener {
 
         @Override
-        public void onAssigned(int partition, long epoch) {
+        public void onAssigned(int partition, long epoch, Ownership ownership) {
             if (closing) {
                 throw new IllegalStateException(
                         "member is leaving the group: instance="
@@ -294,6 +295,7 @@ public final class GroupConsumer implements AutoCloseable {
                     new PartitionRunner(
                             assignment,
                             checkpoints.store(partition, epoch, group.instance()),
+                            ownership::isHeld,
                             configs,
                             callbacks);
             PartitionRunner previous = runners.put(partition, runner);

@@ -8,6 +8,7 @@ import io.changegrid.consumer.ConsumerMain;
 import io.changegrid.consumer.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.cluster.ClusterMember;
 import io.changegrid.consumer.cluster.ClusterView;
+import io.changegrid.consumer.cluster.Ownership;
 import io.changegrid.consumer.cluster.PartitionListener;
 import io.changegrid.consumer.config.GroupConfig;
 import io.changegrid.consumer.zookeeper.ZooKeeperSession;
@@ -31,7 +32,7 @@ class ClusterStatusCommandIT {
     private static final PartitionListener IDLE =
             new PartitionListener() {
                 @Override
-                public void onAssigned(int partition, long epoch) {}
+                public void onAssigned(int partition, long epoch, Ownership ownership) {}
 
                 @Override
                 public void onRevoked(int partition) {}

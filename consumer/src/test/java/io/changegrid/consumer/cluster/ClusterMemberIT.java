@@ -73,7 +73,7 @@ class ClusterMemberIT {
         }
 
         @Override
-        public void onAssigned(int partition, long epoch) {
+        public void onAssigned(int partition, long epoch, Ownership ownership) {
             String previous = owners.putIfAbsent(partition, name);
             if (previous != null) {
                 overlaps.add("partition " + partition + " to " + name + " while " + previous);
