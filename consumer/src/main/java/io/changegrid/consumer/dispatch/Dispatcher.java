@@ -464,11 +464,17 @@ public final class Dispatcher implements Runnable {
     }
 
     /**
-     * Saves the pending checkpoint if it moved, then releases the buffer entries wholly before the
-     * cursor.
+     * Saves the pending checkpoint if it moved (and the gate is open), then releases the buffer
+     * entries wholly before the cursor.
      */
     private void settle() {
         if (pendingScn > savedScn) {
+            if (!gate.isOpen()) {
+                // Nothing is checkpointed while ownership is in doubt (a heartbeat's progress, or
+                // a batch whose onEndBatch ran as the gate closed): kept pending, saved if the
+                // gate opens again, else the next owner resumes before it.
+                return;
+            }
             try {
                 store.save(pendingScn);
             } catch (IOException e) {

@@ -248,6 +248,36 @@ class DispatcherTest {
     }
 
     @Test
+    void shouldNotCheckpointABatchWhenTheGateClosedWhileItEnded() throws Exception {
+        AtomicBoolean owned = new AtomicBoolean(true);
+        CountDownLatch ended = new CountDownLatch(1);
+        RecordingCallback callback =
+                new RecordingCallback() {
+                    @Override
+                    CallbackResult answer(String call) {
+                        if (call.startsWith("endBatch")) {
+                            // Frozen inside onEndBatch (its fsync, say) past the session.
+                            owned.set(false);
+                            ended.countDown();
+                        }
+                        return CallbackResult.SUCCESS;
+                    }
+                };
+        start(callback, config(10, Duration.ZERO, 0), -1, owned::get);
+        publish(buffer, stream.order(100, 1).take(), 100);
+        assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
+
+        Awaitility.await()
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> store.saves().isEmpty());
+        dispatcher.stop();
+        awaitEnd();
+        assertThat(store.saves()).as("the next owner resumes before this batch").isEmpty();
+        assertThat(dispatcher.failure()).isNull();
+    }
+
+    @Test
     void shouldDeliverTheRolledBackBatchAgainWhenTheGateOpensAgain() throws Exception {
         AtomicBoolean owned = new AtomicBoolean(true);
         RecordingCallback callback =
