@@ -10,6 +10,7 @@ import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.buffer.EventBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.Subscription;
+import io.changegrid.consumer.dispatch.DeliveryGate;
 import io.changegrid.consumer.dispatch.Dispatcher;
 import io.changegrid.consumer.pull.Puller;
 import io.changegrid.consumer.schema.SchemaCache;
@@ -65,6 +66,7 @@ public final class Consumer implements AutoCloseable {
     private final ConsumerConfig config;
     private final ConsumerCallback callback;
     private final CheckpointStore store;
+    private final DeliveryGate gate;
     private final EventBuffer buffer;
     private final CountDownLatch terminated = new CountDownLatch(1);
     private HttpClient http;
@@ -75,11 +77,16 @@ public final class Consumer implements AutoCloseable {
     private volatile ConsumerException failure;
 
     private Consumer(
-            String name, ConsumerConfig config, ConsumerCallback callback, CheckpointStore store) {
+            String name,
+            ConsumerConfig config,
+            ConsumerCallback callback,
+            CheckpointStore store,
+            DeliveryGate gate) {
         this.name = name;
         this.config = config;
         this.callback = callback;
         this.store = store;
+        this.gate = gate;
         this.buffer = new EventBuffer(config.bufferCapacity(), MAX_BUFFER_ENTRIES);
     }
 
@@ -91,11 +98,25 @@ public final class Consumer implements AutoCloseable {
     /** A consumer from validated settings, e.g. {@link ConsumerConfig#from} a YAML file. */
     public static Consumer create(
             String name, ConsumerConfig config, ConsumerCallback callback, CheckpointStore store) {
+        return create(name, config, callback, store, DeliveryGate.ALWAYS_OPEN);
+    }
+
+    /**
+     * A consumer that delivers only while {@code gate} is open: a consumer-group member's, which
+     * stops handing batches to the callback as soon as it cannot be sure it owns the partition.
+     */
+    public static Consumer create(
+            String name,
+            ConsumerConfig config,
+            ConsumerCallback callback,
+            CheckpointStore store,
+            DeliveryGate gate) {
         return new Consumer(
                 Objects.requireNonNull(name, "name"),
                 Objects.requireNonNull(config, "config"),
                 Objects.requireNonNull(callback, "callback"),
-                Objects.requireNonNull(store, "store"));
+                Objects.requireNonNull(store, "store"),
+                Objects.requireNonNull(gate, "gate"));
     }
 
     /**
@@ -117,7 +138,7 @@ public final class Consumer implements AutoCloseable {
             registries.add(cache.registry());
         }
         puller = new Puller(config, buffer, schemas, http, startScn);
-        dispatcher = new Dispatcher(config, buffer, registries, callback, store, startScn);
+        dispatcher = new Dispatcher(config, buffer, registries, callback, store, startScn, gate);
         pullerThread = new Thread(puller, name + "-puller");
         Thread dispatcherThread = new Thread(this::dispatch, name + "-dispatcher");
         state = ConsumerState.RUNNING;

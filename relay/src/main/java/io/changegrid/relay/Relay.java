@@ -132,7 +132,7 @@ public final class Relay implements AutoCloseable {
         relay.http.start();
         relay.fetchThread.start();
         // Registered once it serves, so a consumer group never finds a relay that cannot answer.
-        relay.registrar = RelayRegistrar.forRelay(config, relay.http.port());
+        relay.registrar = RelayRegistrar.forRelay(configuration, relay.http.port());
         LOG.info(
                 "relay started: http=http://{}:{}/v1/status, source={}:{}, buffer={}",
                 config.get(RelaySettings.HTTP_HOST),

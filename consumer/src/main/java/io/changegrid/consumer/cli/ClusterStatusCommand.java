@@ -179,7 +179,9 @@ public final class ClusterStatusCommand implements Callable<Integer> {
                 "group %s: %d partitions, %s, leader %s%n%n",
                 report.path("group").asText(),
                 report.path("partitions").asInt(),
-                report.path("assigning").asBoolean() ? "assigning" : "waiting for its quorum",
+                report.path("assigning").asBoolean()
+                        ? "assigning"
+                        : "no partition owned (waiting for its quorum)",
                 report.path("leader").asText("none"));
         out.printf("%-24s %6s  %s%n", "member", "owned", "status endpoint");
         for (JsonNode member : report.path("members")) {

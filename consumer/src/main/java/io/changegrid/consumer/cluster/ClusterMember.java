@@ -1,6 +1,7 @@
 package io.changegrid.consumer.cluster;
 
 import io.changegrid.consumer.config.GroupConfig;
+import java.util.function.Supplier;
 import org.apache.helix.HelixManager;
 import org.apache.helix.HelixManagerFactory;
 import org.apache.helix.InstanceType;
@@ -19,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * the leader included, costs one session timeout: the leader's controller session expires together
  * with its participant session, and another member's controller takes over and places anew.
  *
+ * <p><b>Ownership between session events.</b> The participant keeps a {@link SessionLease}: each
+ * assignment comes with an {@link Ownership} that stops being held as soon as the member cannot be
+ * sure its session (and so the partition) is still its own, before Helix gets to revoke anything.
+ *
  * <p><b>Session timeout.</b> Helix reads it from a system property when a manager is made; this
  * sets the property around that moment only, under a lock, so members of several groups in one JVM
  * each get their own.
@@ -32,12 +37,15 @@ public final class ClusterMember implements AutoCloseable {
 
     private final GroupConfig config;
     private final String cluster;
-    private final HelixManager participant;
+    private final LeasedParticipant participant;
     private final HelixManager controller;
     private final PlacementKeeper placement;
 
     private ClusterMember(
-            GroupConfig config, String cluster, HelixManager participant, HelixManager controller) {
+            GroupConfig config,
+            String cluster,
+            LeasedParticipant participant,
+            HelixManager controller) {
         this.config = config;
         this.cluster = cluster;
         this.participant = participant;
@@ -65,12 +73,21 @@ public final class ClusterMember implements AutoCloseable {
             throws Exception {
         String cluster = GroupLayout.clusterName(config.group());
         GroupClusterSetup.ensure(config.zooKeeper(), cluster, config.partitions());
-        HelixManager participant =
-                manager(config, cluster, config.instance(), InstanceType.PARTICIPANT);
+        AbandonedPlacement.withdraw(config.zooKeeper(), cluster, config.partitions());
+        LeasedParticipant participant =
+                withSessionTimeout(
+                        config,
+                        () ->
+                                new LeasedParticipant(
+                                        cluster,
+                                        config.instance(),
+                                        config.zooKeeper(),
+                                        config.sessionTimeout()));
         participant
                 .getStateMachineEngine()
                 .registerStateModelFactory(
-                        GroupLayout.STATE_MODEL, new PartitionStateModelFactory(epochs, listener));
+                        GroupLayout.STATE_MODEL,
+                        new PartitionStateModelFactory(epochs, participant.lease(), listener));
         if (statusUrl != null) {
             participant.setLiveInstanceInfoProvider(
                     () -> {
@@ -80,14 +97,18 @@ public final class ClusterMember implements AutoCloseable {
                     });
         }
         HelixManager controller =
-                manager(
+                withSessionTimeout(
                         config,
-                        cluster,
-                        config.instance() + "-controller",
-                        InstanceType.CONTROLLER);
+                        () ->
+                                HelixManagerFactory.getZKHelixManager(
+                                        cluster,
+                                        config.instance() + "-controller",
+                                        InstanceType.CONTROLLER,
+                                        config.zooKeeper()));
         ClusterMember member = new ClusterMember(config, cluster, participant, controller);
         try {
             participant.connect();
+            participant.lease().start();
             controller.connect();
             participant.addLiveInstanceChangeListener(member.placement);
             member.placement.start();
@@ -129,6 +150,7 @@ public final class ClusterMember implements AutoCloseable {
     @Override
     public void close() {
         placement.close();
+        participant.lease().close();
         try {
             if (participant.isConnected()) {
                 participant.disconnect();
@@ -144,6 +166,7 @@ public final class ClusterMember implements AutoCloseable {
     /** Takes a member down after a failed join; a half-made connection is closed as well. */
     private void abandon() {
         placement.close();
+        participant.lease().close();
         for (HelixManager manager : new HelixManager[] {participant, controller}) {
             try {
                 manager.disconnect();
@@ -153,15 +176,14 @@ public final class ClusterMember implements AutoCloseable {
         }
     }
 
-    private static HelixManager manager(
-            GroupConfig config, String cluster, String name, InstanceType type) {
+    private static <T extends HelixManager> T withSessionTimeout(
+            GroupConfig config, Supplier<T> manager) {
         synchronized (SESSION_TIMEOUT_PROPERTY) {
             String key = SystemPropertyKeys.ZK_SESSION_TIMEOUT;
             String previous = System.getProperty(key);
             System.setProperty(key, Long.toString(config.sessionTimeout().toMillis()));
             try {
-                return HelixManagerFactory.getZKHelixManager(
-                        cluster, name, type, config.zooKeeper());
+                return manager.get();
             } finally {
                 if (previous == null) {
                     System.clearProperty(key);

@@ -2,9 +2,6 @@ package io.changegrid.consumer.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.apache.helix.HelixAdmin;
 import org.apache.helix.HelixDataAccessor;
 import org.apache.helix.HelixManager;
@@ -12,7 +9,6 @@ import org.apache.helix.HelixManagerFactory;
 import org.apache.helix.InstanceType;
 import org.apache.helix.PropertyKey;
 import org.apache.helix.manager.zk.ZKHelixAdmin;
-import org.apache.helix.model.CurrentState;
 import org.apache.helix.model.IdealState;
 import org.apache.helix.model.LiveInstance;
 
@@ -70,48 +66,22 @@ public final class ClusterView implements AutoCloseable {
         PropertyKey.Builder keys = data.keyBuilder();
         IdealState ideal = data.getProperty(keys.idealStates(GroupLayout.RESOURCE));
         LiveInstance leader = data.getProperty(keys.controllerLeader());
-        List<LiveInstance> live = data.getChildValues(keys.liveInstances(), true);
+        CurrentStates now = CurrentStates.read(data);
         List<GroupAssignment.Member> members = new ArrayList<>();
-        SortedMap<Integer, String> owners = new TreeMap<>();
-        for (LiveInstance instance : live) {
-            members.add(
-                    new GroupAssignment.Member(
-                            instance.getInstanceName(),
-                            instance.getRecord().getSimpleField(GroupLayout.STATUS_URL)));
-            CurrentState state =
-                    data.getProperty(
-                            keys.currentState(
-                                    instance.getInstanceName(),
-                                    instance.getEphemeralOwner(),
-                                    GroupLayout.RESOURCE));
-            if (state == null) {
-                continue;
-            }
-            for (Map.Entry<String, String> partition : state.getPartitionStateMap().entrySet()) {
-                if (GroupLayout.OWNED.equals(partition.getValue())) {
-                    owners.put(
-                            GroupLayout.partitionIndex(partition.getKey()),
-                            instance.getInstanceName());
-                }
-            }
+        for (CurrentStates.Member member : now.live()) {
+            members.add(new GroupAssignment.Member(member.instance(), member.statusUrl()));
         }
-        members.sort((a, b) -> a.instance().compareTo(b.instance()));
         String leaderName = leader == null ? null : leader.getInstanceName();
         if (leaderName != null && leaderName.endsWith("-controller")) {
             leaderName = leaderName.substring(0, leaderName.length() - "-controller".length());
         }
-        List<String> liveNames = members.stream().map(GroupAssignment.Member::instance).toList();
-        boolean assigning =
-                ideal != null
-                        && PlacementKeeper.owners(ideal).values().stream()
-                                .anyMatch(liveNames::contains);
         return new GroupAssignment(
                 group,
                 ideal == null ? 0 : ideal.getNumPartitions(),
-                assigning,
+                now.running(),
                 leaderName,
                 members,
-                owners);
+                now.owners());
     }
 
     @Override

@@ -11,8 +11,9 @@ import java.util.TreeMap;
  *
  * @param group the group's name
  * @param partitions the number of partitions; 0 if the group does not exist
- * @param assigning whether some partition is placed on a live member: false while a group starting
- *     from nothing waits for its quorum
+ * @param assigning whether some partition is owned by a live member (as the members report it, not
+ *     as the ideal state plans it): false while a group starting from nothing waits for its quorum,
+ *     and for the moment between reaching it and the first partition taken on
  * @param leader the member whose controller leads, or null
  * @param members the live members, by name
  * @param owners each owned partition's owner; a partition missing here is owned by nobody now

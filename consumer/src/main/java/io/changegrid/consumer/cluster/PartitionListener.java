@@ -15,9 +15,12 @@ public interface PartitionListener {
      * This member owns {@code partition} from now on.
      *
      * @param epoch the ownership epoch claimed for it: larger than any earlier owner's
+     * @param ownership whether the member still owns it, answered from memory: no longer once its
+     *     session was lost or is in doubt, or the partition was revoked; ask it before acting as
+     *     the owner (the dispatcher does before every transaction)
      * @throws Exception if the partition cannot be taken on; Helix marks it ERROR on this member
      */
-    void onAssigned(int partition, long epoch) throws Exception;
+    void onAssigned(int partition, long epoch, Ownership ownership) throws Exception;
 
     /**
      * This member no longer owns {@code partition}: moved to another member, the member is leaving,

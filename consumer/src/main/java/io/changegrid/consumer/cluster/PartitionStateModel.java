@@ -1,5 +1,6 @@
 package io.changegrid.consumer.cluster;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.helix.NotificationContext;
 import org.apache.helix.model.Message;
 import org.apache.helix.participant.statemachine.StateModel;
@@ -34,12 +35,17 @@ public final class PartitionStateModel extends StateModel {
 
     private final int partition;
     private final PartitionEpochs epochs;
+    private final SessionLease lease;
     private final PartitionListener listener;
     private boolean owned;
+    private AtomicBoolean ended =
+            new AtomicBoolean(true); // the current assignment's; guarded by this
 
-    PartitionStateModel(int partition, PartitionEpochs epochs, PartitionListener listener) {
+    PartitionStateModel(
+            int partition, PartitionEpochs epochs, SessionLease lease, PartitionListener listener) {
         this.partition = partition;
         this.epochs = epochs;
+        this.lease = lease;
         this.listener = listener;
     }
 
@@ -47,9 +53,13 @@ public final class PartitionStateModel extends StateModel {
     public synchronized void onBecomeLeaderFromStandby(Message message, NotificationContext context)
             throws Exception {
         try {
+            // Taken before the claim: if the session lapses while claiming, it is not held.
+            Ownership session = lease.ownership();
             long epoch = epochs.claim(partition);
+            AtomicBoolean assignmentEnded = new AtomicBoolean();
+            ended = assignmentEnded;
             owned = true;
-            listener.onAssigned(partition, epoch);
+            listener.onAssigned(partition, epoch, () -> !assignmentEnded.get() && session.isHeld());
         } catch (Exception | Error e) {
             LOG.error("partition not taken on: partition={}, error={}", partition, e.toString(), e);
             revoke();
@@ -93,7 +103,11 @@ public final class PartitionStateModel extends StateModel {
     private void revoke() {
         if (owned) {
             owned = false;
+            // The listener first: a planned move finishes and checkpoints the batch in progress,
+            // which the partition still owns. Only then is the ownership ended, also for a consumer
+            // that did not stop in time.
             listener.onRevoked(partition);
+            ended.set(true);
         }
     }
 }

@@ -1,7 +1,5 @@
 package io.changegrid.consumer.cluster;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -10,13 +8,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.helix.HelixAdmin;
 import org.apache.helix.HelixDataAccessor;
+import org.apache.helix.HelixException;
 import org.apache.helix.HelixManager;
 import org.apache.helix.NotificationContext;
-import org.apache.helix.PropertyKey;
 import org.apache.helix.api.listeners.LiveInstanceChangeListener;
-import org.apache.helix.model.IdealState;
 import org.apache.helix.model.LiveInstance;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +24,25 @@ import org.slf4j.LoggerFactory;
  * LEADER over only after the old one stepped down). It also checks every second, so a leader
  * elected after the change that concerned it still acts on it.
  *
+ * <p><b>Conditional writes.</b> Two members can briefly both believe they lead (the old leader's
+ * session expired and it has not heard yet). The placement is a deterministic function of what each
+ * reads, and each writes only over the version it read ({@link PlacementStore}), so a write made
+ * from an older view fails and is redone from a fresh reading instead of overwriting a newer
+ * placement.
+ *
  * <p><b>Quorum.</b> While no partition has a live owner (a group starting from nothing) and fewer
- * than {@code quorum} members are live, nothing is written: the first member does not take every
- * partition only to hand most of them on a moment later.
+ * than {@code quorum} members are live, no partition is placed: the first member does not take
+ * every partition only to hand most of them on a moment later. "Live owner" is what the members
+ * report (their current states, {@link CurrentStates}), not the ideal state: after a whole group
+ * stopped, the ideal state still names its members, and members that come back under the same names
+ * ({@code cluster.instance} kept across restarts) would otherwise count as a running group. Such a
+ * leftover placement is withdrawn (written empty) until the quorum is there; a member joining a
+ * group without a leader withdraws it before it connects ({@link AbandonedPlacement}), so that its
+ * own controller never acts on it.
+ *
+ * <p><b>Partitions in ERROR.</b> A partition whose transition threw (an epoch claim that timed out)
+ * stays ERROR on its member and unowned; the leader has Helix reset it, with a backoff ({@link
+ * FailedPartitions}).
  *
  * <p>Threading: everything runs on the keeper's own thread ({@code group-placement}); Helix's
  * callback only schedules a check there.
@@ -46,6 +58,8 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
     private final int partitions;
     private final int quorum;
     private final ScheduledExecutorService timer;
+    private final FailedPartitions failed =
+            new FailedPartitions(FailedPartitions.BACKOFF, System::nanoTime);
     private boolean leading; // guarded by this
 
     PlacementKeeper(
@@ -77,16 +91,20 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
     public void onLiveInstanceChange(List<LiveInstance> live, NotificationContext context) {
         // Not on Helix's event thread: a ZooKeeper call made there while the connection is down
         // would wait for a reconnection that only that thread can process.
-        try {
-            timer.execute(this::reconcileQuietly);
-        } catch (RejectedExecutionException e) {
-            // Closed: the member is leaving.
-        }
+        reconcileSoon();
     }
 
     @Override
     public void close() {
         timer.shutdownNow();
+    }
+
+    private void reconcileSoon() {
+        try {
+            timer.execute(this::reconcileQuietly);
+        } catch (RejectedExecutionException e) {
+            // Closed: the member is leaving.
+        }
     }
 
     private void reconcileQuietly() {
@@ -101,7 +119,10 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
         }
     }
 
-    /** If this member leads, writes the placement the live members call for, when it changed. */
+    /**
+     * If this member leads, writes the placement the live members call for, when it changed, and
+     * resets partitions stuck in ERROR whose wait is over.
+     */
     synchronized void reconcile() {
         boolean leads =
                 participant.isConnected() && controller.isConnected() && controller.isLeader();
@@ -117,51 +138,81 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
             return;
         }
         HelixDataAccessor data = participant.getHelixDataAccessor();
-        PropertyKey.Builder keys = data.keyBuilder();
-        List<String> live = new ArrayList<>(data.getChildNames(keys.liveInstances()));
-        live.sort(null);
-        HelixAdmin admin = participant.getClusterManagmentTool();
-        IdealState ideal = admin.getResourceIdealState(cluster, GroupLayout.RESOURCE);
-        if (ideal == null) {
-            return;
-        }
-        Map<Integer, String> previous = owners(ideal);
-        boolean running = previous.values().stream().anyMatch(live::contains);
-        if (live.isEmpty() || (!running && live.size() < quorum)) {
-            return;
-        }
-        SortedMap<Integer, String> placement = GroupPlacement.place(partitions, live, previous);
-        if (placement.equals(new TreeMap<>(previous))) {
-            return;
-        }
-        for (int partition = 0; partition < partitions; partition++) {
-            Map<String, String> state = new TreeMap<>();
-            String owner = placement.get(partition);
-            if (owner != null) {
-                state.put(owner, GroupLayout.OWNED);
-            }
-            ideal.getRecord().setMapField(GroupLayout.partitionName(partition), state);
-        }
-        admin.setResourceIdealState(cluster, GroupLayout.RESOURCE, ideal);
-        LOG.info(
-                "group placement written: cluster={}, members={}, moved={}",
-                cluster,
-                live,
-                moved(previous, placement));
+        CurrentStates now = CurrentStates.read(data);
+        place(data, now);
+        failed.resetDue(now.failed(), this::reset);
     }
 
-    /** The owner of each partition in the ideal state. */
-    static Map<Integer, String> owners(IdealState ideal) {
-        Map<Integer, String> owners = new HashMap<>();
-        for (Map.Entry<String, Map<String, String>> entry :
-                ideal.getRecord().getMapFields().entrySet()) {
-            for (Map.Entry<String, String> replica : entry.getValue().entrySet()) {
-                if (GroupLayout.OWNED.equals(replica.getValue())) {
-                    owners.put(GroupLayout.partitionIndex(entry.getKey()), replica.getKey());
-                }
-            }
+    private void place(HelixDataAccessor data, CurrentStates now) {
+        List<String> live = now.liveNames();
+        PlacementStore store = new PlacementStore(data);
+        PlacementStore.Reading ideal = store.read();
+        if (ideal == null || live.isEmpty()) {
+            return;
         }
-        return owners;
+        SortedMap<Integer, String> previous = ideal.owners();
+        SortedMap<Integer, String> placement;
+        if (now.running() || live.size() >= quorum) {
+            placement = GroupPlacement.place(partitions, live, previous);
+        } else {
+            // Starting from nothing below the quorum: no owner at all, also where the ideal state
+            // still names members of an earlier run that are back under the same names.
+            placement = new TreeMap<>();
+        }
+        if (placement.equals(previous)) {
+            return;
+        }
+        if (!store.write(ideal, placement, partitions)) {
+            // Written meanwhile, by a member that leads now or believed it did: read again.
+            LOG.info(
+                    "group placement changed while this member computed its own, checking again:"
+                            + " cluster={}",
+                    cluster);
+            reconcileSoon();
+            return;
+        }
+        if (placement.isEmpty()) {
+            LOG.info(
+                    "group placement withdrawn, the group waits for its quorum: cluster={},"
+                            + " members={}, quorum={}",
+                    cluster,
+                    live,
+                    quorum);
+        } else {
+            LOG.info(
+                    "group placement written: cluster={}, members={}, moved={}",
+                    cluster,
+                    live,
+                    moved(previous, placement));
+        }
+    }
+
+    /** Asks Helix to take a partition out of ERROR on a member; it is then placed as usual. */
+    private void reset(String instance, int partition) {
+        LOG.warn(
+                "partition stuck in ERROR on a member, asking Helix to reset it: cluster={},"
+                        + " instance={}, partition={}, earlierResets={}",
+                cluster,
+                instance,
+                partition,
+                failed.resets(instance, partition));
+        try {
+            participant
+                    .getClusterManagmentTool()
+                    .resetPartition(
+                            cluster,
+                            instance,
+                            GroupLayout.RESOURCE,
+                            List.of(GroupLayout.partitionName(partition)));
+        } catch (HelixException e) {
+            // Left ERROR meanwhile, or its member went: the next check sees what remains.
+            LOG.info(
+                    "partition not reset: cluster={}, instance={}, partition={}, error={}",
+                    cluster,
+                    instance,
+                    partition,
+                    e.getMessage());
+        }
     }
 
     private static int moved(Map<Integer, String> before, Map<Integer, String> after) {

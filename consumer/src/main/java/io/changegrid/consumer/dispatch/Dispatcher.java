@@ -37,6 +37,11 @@ import org.slf4j.LoggerFactory;
  *   <li><b>FAIL</b> (or an exception, or {@code null}): {@code onRollback}, then the dispatcher
  *       stops with a {@link CallbackFailedException}; the checkpoint stays before the failed
  *       transaction.
+ *   <li><b>Gate</b> ({@link DeliveryGate}, a consumer-group member's ownership of the partition):
+ *       asked before every transaction, before {@code onEndBatch} and before anything is
+ *       checkpointed. Closed: the open batch is rolled back ({@code onRollback}) and the dispatcher
+ *       waits, delivering again from the checkpoint if the gate opens, or ends when stopped. A call
+ *       already inside the callback when the gate closes runs to its end.
  * </ul>
  *
  * <p>Per event it allocates nothing: frames are read in place through one {@link FrameEventView};
@@ -49,6 +54,7 @@ public final class Dispatcher implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
     private static final long IDLE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long GATE_POLL_MILLIS = 20;
 
     private final EventBuffer buffer;
     private final ByteBuffer frames;
@@ -62,6 +68,7 @@ public final class Dispatcher implements Runnable {
     private final FrameEventView view;
     private final EventFrame frame = new EventFrame();
     private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final DeliveryGate gate;
 
     private long pendingScn;
     private long pendingTimeMicros;
@@ -97,6 +104,22 @@ public final class Dispatcher implements Runnable {
             ConsumerCallback callback,
             CheckpointStore store,
             long startScn) {
+        this(config, buffer, registries, callback, store, startScn, DeliveryGate.ALWAYS_OPEN);
+    }
+
+    /**
+     * A dispatcher that delivers only while {@code gate} is open; the other parameters as {@link
+     * #Dispatcher(ConsumerConfig, EventBuffer, List, ConsumerCallback, CheckpointStore, long)}.
+     */
+    public Dispatcher(
+            ConsumerConfig config,
+            EventBuffer buffer,
+            List<SchemaRegistry> registries,
+            ConsumerCallback callback,
+            CheckpointStore store,
+            long startScn,
+            DeliveryGate gate) {
+        this.gate = gate;
         this.buffer = buffer;
         this.frames = buffer.view();
         this.callback = callback;
@@ -115,6 +138,9 @@ public final class Dispatcher implements Runnable {
     public void run() {
         try {
             while (!stopping) {
+                if (!gate.isOpen() && !awaitGate()) {
+                    return;
+                }
                 // Progress from heartbeats is saved as soon as nothing else is buffered.
                 int item = cursor.next(pendingScn > savedScn ? 0 : IDLE_WAIT_NANOS);
                 if (item == BufferCursor.TRANSACTION) {
@@ -195,6 +221,9 @@ public final class Dispatcher implements Runnable {
      * @return false if the dispatcher must end
      */
     private boolean runBatch() throws InterruptedException {
+        if (!gate.isOpen()) {
+            return suspend(false);
+        }
         long deadline = System.nanoTime() + maxWaitNanos;
         CallbackResult result;
         try {
@@ -209,6 +238,9 @@ public final class Dispatcher implements Runnable {
         int item = BufferCursor.TRANSACTION;
         while (true) {
             if (item == BufferCursor.TRANSACTION) {
+                if (!gate.isOpen()) {
+                    return suspend(true);
+                }
                 if (!deliverTransaction()) {
                     return abandon(
                             abandonResult, abandonMethod, abandonScn, abandonIndex, abandonCause);
@@ -225,6 +257,9 @@ public final class Dispatcher implements Runnable {
                 break;
             }
             item = cursor.next(Math.max(0, deadline - System.nanoTime()));
+        }
+        if (!gate.isOpen()) {
+            return suspend(true);
         }
         try {
             result = callback.onEndBatch(pendingScn);
@@ -368,6 +403,57 @@ public final class Dispatcher implements Runnable {
         return true;
     }
 
+    /**
+     * The gate closed: nothing more of this batch reaches the callback, and nothing is
+     * checkpointed; back to the checkpoint, to deliver again from there if the gate opens.
+     *
+     * @param started whether the callback was told of the batch ({@code onStartBatch})
+     * @return false if the dispatcher must end (the callback failed to roll back)
+     */
+    private boolean suspend(boolean started) {
+        if (started) {
+            try {
+                callback.onRollback(savedScn);
+            } catch (Throwable t) {
+                failure =
+                        new CallbackFailedException(
+                                "callback failed in onRollback: method=onRollback, checkpoint="
+                                        + savedScn,
+                                savedScn,
+                                t);
+                return false;
+            }
+        }
+        cursor.rewind();
+        pendingScn = savedScn;
+        pendingTimeMicros = checkpointTimeMicros;
+        return true;
+    }
+
+    /**
+     * Waits while the gate is closed.
+     *
+     * @return true once it is open again, false if the dispatcher was stopped meanwhile
+     */
+    private boolean awaitGate() throws InterruptedException {
+        long since = System.nanoTime();
+        LOG.warn(
+                "delivery waits, the partition's ownership is in doubt: store={}, checkpoint={}",
+                store,
+                savedScn);
+        while (!stopRequested.await(GATE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+            if (gate.isOpen()) {
+                LOG.info(
+                        "delivery goes on, the partition's ownership is confirmed: store={},"
+                                + " waitedMillis={}",
+                        store,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since));
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void advance(long scn, long timeMicros) {
         if (scn > pendingScn) {
             pendingScn = scn;
@@ -378,11 +464,17 @@ public final class Dispatcher implements Runnable {
     }
 
     /**
-     * Saves the pending checkpoint if it moved, then releases the buffer entries wholly before the
-     * cursor.
+     * Saves the pending checkpoint if it moved (and the gate is open), then releases the buffer
+     * entries wholly before the cursor.
      */
     private void settle() {
         if (pendingScn > savedScn) {
+            if (!gate.isOpen()) {
+                // Nothing is checkpointed while ownership is in doubt (a heartbeat's progress, or
+                // a batch whose onEndBatch ran as the gate closed): kept pending, saved if the
+                // gate opens again, else the next owner resumes before it.
+                return;
+            }
             try {
                 store.save(pendingScn);
             } catch (IOException e) {

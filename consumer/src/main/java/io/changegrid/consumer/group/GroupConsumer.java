@@ -2,6 +2,7 @@ package io.changegrid.consumer.group;
 
 import io.changegrid.consumer.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.cluster.ClusterMember;
+import io.changegrid.consumer.cluster.Ownership;
 import io.changegrid.consumer.cluster.PartitionListener;
 import io.changegrid.consumer.config.GroupConfig;
 import io.changegrid.consumer.discovery.RelayDirectory;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Relays: the configured {@code relays}, or, when none are configured, the relays registered in
- * ZooKeeper for {@code cluster.relaySource} that capture the subscribed tables; each partition gets
+ * ZooKeeper for {@code cluster.relaySource} that publish all of what the partition subscribes to
+ * (every row of the subscribed tables, or of every table, and the partition); each partition gets
  * them rotated by its number, so partitions spread over the replicas and fail over among them.
  *
  * <p>Threading: thread-safe. Helix calls the listener on its state transition threads; relay
@@ -227,7 +229,7 @@ public final class GroupConsumer implements AutoCloseable {
         }
         List<String> fitting = new ArrayList<>();
         for (RelayRegistration relay : directory.relays()) {
-            if (relay.serves(partition) && fits(relay)) {
+            if (relay.serves(partition, group.partitions()) && fits(relay)) {
                 fitting.add(URI.create(relay.endpoint()).toString());
             }
         }
@@ -249,11 +251,13 @@ public final class GroupConsumer implements AutoCloseable {
         return fitting;
     }
 
-    /** Whether the relay captures the subscribed tables. */
+    /**
+     * Whether the relay publishes everything the subscription wants (all rows of its tables, or of
+     * every table): only such relays are replicas to fail over among. One capturing a subset would
+     * silently lose the rest.
+     */
     private boolean fits(RelayRegistration relay) {
-        List<String> tables = configs.subscriptionTables();
-        // No tables named: every relay of the source is taken as a replica of the others.
-        return tables.isEmpty() || relay.covers(tables);
+        return relay.covers(configs.wantedTables());
     }
 
     private void relaysChanged() {
@@ -276,7 +280,7 @@ public final class GroupConsumer implements AutoCloseable {
     private final class Listener implements PartitionListener {
 
         @Override
-        public void onAssigned(int partition, long epoch) {
+        public void onAssigned(int partition, long epoch, Ownership ownership) {
             if (closing) {
                 throw new IllegalStateException(
                         "member is leaving the group: instance="
@@ -291,6 +295,7 @@ public final class GroupConsumer implements AutoCloseable {
                     new PartitionRunner(
                             assignment,
                             checkpoints.store(partition, epoch, group.instance()),
+                            ownership::isHeld,
                             configs,
                             callbacks);
             PartitionRunner previous = runners.put(partition, runner);

@@ -6,6 +6,9 @@ import io.changegrid.config.ConfigSchema;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.ConsumerSettings;
 import io.changegrid.consumer.config.GroupConfig;
+import io.changegrid.consumer.config.Subscription;
+import io.changegrid.policy.Policy;
+import io.changegrid.policy.config.PolicyConfig;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,6 +31,8 @@ public final class PartitionConfigs {
     private final Map<String, Object> tree;
     private final Map<String, String> overrides;
     private final List<?> policies;
+    private static final String EVERY_TABLE = "*.*";
+
     private final Config config;
     private final GroupConfig group;
     private final ConsumerConfig template;
@@ -130,9 +135,24 @@ public final class PartitionConfigs {
         return template.bufferCapacity();
     }
 
-    /** The tables the subscription names; empty for every table or a policy subscription. */
-    public List<String> subscriptionTables() {
-        return template.subscription().tables();
+    /**
+     * What the subscription asks a relay for, as {@code database.table} patterns: the tables it
+     * names; for a policy subscription its policies' tables (what a policy selects lies within its
+     * {@code include}); {@code *.*} for every table.
+     */
+    public List<String> wantedTables() {
+        Subscription subscription = template.subscription();
+        if (!subscription.tables().isEmpty()) {
+            return subscription.tables();
+        }
+        if (subscription.policies().isEmpty()) {
+            return List.of(EVERY_TABLE);
+        }
+        List<String> wanted = new ArrayList<>();
+        for (Policy policy : PolicyConfig.parse(subscription.policies()).policies()) {
+            policy.include().forEach(pattern -> wanted.add(pattern.text()));
+        }
+        return wanted;
     }
 
     /**

@@ -9,6 +9,7 @@ import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.checkpoint.CheckpointFencedException;
 import io.changegrid.consumer.checkpoint.ZooKeeperCheckpointStore;
+import io.changegrid.consumer.dispatch.DeliveryGate;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Runs the {@link Consumer} of one owned partition: started once relays are known, restarted at its
  * checkpoint when a new relay of the source registers (so the partition can fail over to it), and
  * stopped when the partition is revoked: the batch in progress is finished and checkpointed, unless
- * the checkpoint store finds the partition fenced.
+ * the checkpoint store finds the partition fenced. Its dispatcher delivers only while the member's
+ * ownership holds ({@link DeliveryGate}).
  *
  * <p>Threading: the methods may be called from any thread; state changes hold the runner's lock,
  * waiting for the consumer to stop does not, so {@link #status} answers meanwhile.
@@ -32,6 +34,7 @@ final class PartitionRunner {
 
     private final PartitionAssignment assignment;
     private final ZooKeeperCheckpointStore store;
+    private final DeliveryGate owned;
     private final PartitionConfigs configs;
     private final PartitionCallbackFactory callbacks;
     private final String name;
@@ -46,10 +49,12 @@ final class PartitionRunner {
     PartitionRunner(
             PartitionAssignment assignment,
             ZooKeeperCheckpointStore store,
+            DeliveryGate owned,
             PartitionConfigs configs,
             PartitionCallbackFactory callbacks) {
         this.assignment = assignment;
         this.store = store;
+        this.owned = owned;
         this.configs = configs;
         this.callbacks = callbacks;
         this.name = assignment.instance() + "-p" + assignment.partition();
@@ -197,7 +202,8 @@ final class PartitionRunner {
                             name,
                             configs.forPartition(assignment.partition(), relays),
                             callback,
-                            checkpoint);
+                            checkpoint,
+                            owned);
             created.start();
             consumer = created;
             startScn = created.status().checkpointScn();

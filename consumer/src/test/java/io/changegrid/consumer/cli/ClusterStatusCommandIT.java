@@ -5,24 +5,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changegrid.consumer.ConsumerMain;
+import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.cluster.ClusterMember;
 import io.changegrid.consumer.cluster.ClusterView;
+import io.changegrid.consumer.cluster.Ownership;
 import io.changegrid.consumer.cluster.PartitionListener;
 import io.changegrid.consumer.config.GroupConfig;
+import io.changegrid.consumer.group.GroupConsumer;
+import io.changegrid.consumer.group.PartitionConfigs;
 import io.changegrid.consumer.zookeeper.ZooKeeperSession;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
-/** {@code consumer cluster status} against a real ZooKeeper and two in-process members. */
+/**
+ * {@code consumer cluster status} against a real ZooKeeper and two in-process members, one of them
+ * with a status endpoint for the state and lag columns.
+ */
 class ClusterStatusCommandIT {
 
     @RegisterExtension
@@ -31,7 +39,7 @@ class ClusterStatusCommandIT {
     private static final PartitionListener IDLE =
             new PartitionListener() {
                 @Override
-                public void onAssigned(int partition, long epoch) {}
+                public void onAssigned(int partition, long epoch, Ownership ownership) {}
 
                 @Override
                 public void onRevoked(int partition) {}
@@ -50,52 +58,77 @@ class ClusterStatusCommandIT {
     @Test
     void shouldShowEveryPartitionsOwnerEpochAndCheckpointWhenAGroupRuns() throws Exception {
         String connect = ZOOKEEPER.zooKeeper().connectString();
-        try (ZooKeeperSession session = ZooKeeperSession.open(connect, Duration.ofSeconds(4))) {
-            GroupCheckpoints checkpoints = new GroupCheckpoints(session, "shown");
-            List<ClusterMember> members = new ArrayList<>();
-            try (ClusterView view = openWithMembers(connect, checkpoints, members)) {
-                Awaitility.await()
-                        .atMost(Duration.ofSeconds(30))
-                        .until(() -> view.read().owners().size() == 4);
+        try (ZooKeeperSession session = ZooKeeperSession.open(connect, Duration.ofSeconds(4));
+                ClusterMember a = join(connect, "a", new GroupCheckpoints(session, "shown"));
+                GroupConsumer b = memberWithStatusEndpoint(connect, "b");
+                ClusterView view = ClusterView.connect(connect, "shown")) {
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(
+                            () ->
+                                    a.isConnected()
+                                            && view.read().owners().size() == 4
+                                            && b.status().partitions().size() == 2);
 
-                String output =
-                        run(
-                                new StringWriter(),
-                                "cluster",
-                                "status",
-                                "-z",
-                                connect,
-                                "-g",
-                                "shown",
-                                "--json");
+            String output =
+                    run(
+                            new StringWriter(),
+                            "cluster",
+                            "status",
+                            "-z",
+                            connect,
+                            "-g",
+                            "shown",
+                            "--json");
 
-                assertThat(output).startsWith("0\n");
-                JsonNode report = new ObjectMapper().readTree(output.substring(2));
-                assertThat(report.path("partitions").asInt()).isEqualTo(4);
-                assertThat(report.path("assigning").asBoolean()).isTrue();
-                assertThat(report.path("members")).hasSize(2);
-                for (JsonNode partition : report.path("partitionStates")) {
-                    assertThat(partition.path("owner").asText()).isIn("a", "b");
-                    assertThat(partition.path("epoch").asLong()).isPositive();
-                    assertThat(partition.path("savedBy").asText())
-                            .isEqualTo(partition.path("owner").asText());
+            assertThat(output).startsWith("0\n");
+            JsonNode report = new ObjectMapper().readTree(output.substring(2));
+            assertThat(report.path("partitions").asInt()).isEqualTo(4);
+            assertThat(report.path("assigning").asBoolean()).isTrue();
+            assertThat(report.path("members")).hasSize(2);
+            assertThat(report.path("partitionStates")).hasSize(4);
+            for (JsonNode partition : report.path("partitionStates")) {
+                assertThat(partition.path("owner").asText()).isIn("a", "b");
+                assertThat(partition.path("epoch").asLong()).isPositive();
+                assertThat(partition.path("savedBy").asText())
+                        .isEqualTo(partition.path("owner").asText());
+                if (partition.path("owner").asText().equals("b")) {
+                    // From b's status endpoint: no relay of its source is registered.
+                    assertThat(partition.path("state").asText()).isEqualTo("WAITING_FOR_RELAYS");
+                    assertThat(partition.path("lagMillis").asLong()).as("not known").isEqualTo(-1);
+                } else {
+                    assertThat(partition.has("state")).as("a runs no status endpoint").isFalse();
                 }
-                String table =
-                        run(new StringWriter(), "cluster", "status", "-z", connect, "-g", "shown");
-                assertThat(table).contains("group shown: 4 partitions, assigning, leader ");
-            } finally {
-                members.forEach(ClusterMember::close);
             }
+            String table =
+                    run(new StringWriter(), "cluster", "status", "-z", connect, "-g", "shown");
+            assertThat(table).contains("group shown: 4 partitions, assigning, leader ");
+            assertThat(table.lines().filter(line -> line.matches(" +\\d+  b .*")))
+                    .as("b's partitions, with the state from its endpoint and no lag:%n%s", table)
+                    .hasSize(2)
+                    .allMatch(line -> line.matches(".* WAITING_FOR_RELAYS +-$"));
+            assertThat(table.lines().filter(line -> line.matches(" +\\d+  a .*")))
+                    .as("a's partitions, without state or lag:%n%s", table)
+                    .hasSize(2)
+                    .allMatch(line -> line.matches(".* - +-$"));
         }
     }
 
-    /** Two members of group "shown", and a view of it. */
-    private static ClusterView openWithMembers(
-            String connect, GroupCheckpoints checkpoints, List<ClusterMember> members)
+    /** A member of group "shown" with a status endpoint, waiting for relays that never come. */
+    private static GroupConsumer memberWithStatusEndpoint(String connect, String name)
             throws Exception {
-        members.add(join(connect, "a", checkpoints));
-        members.add(join(connect, "b", checkpoints));
-        return ClusterView.connect(connect, "shown");
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("cluster.zookeeper", connect);
+        settings.put("cluster.group", "shown");
+        settings.put("cluster.instance", name);
+        settings.put("cluster.sessionTimeout", "4s");
+        settings.put("cluster.relaySource", 77);
+        settings.put("cluster.status.host", "127.0.0.1");
+        settings.put("cluster.status.port", 0);
+        settings.put("subscription.partitions", 4);
+        return GroupConsumer.start(
+                PartitionConfigs.of(settings, List.of()),
+                assignment -> event -> CallbackResult.SUCCESS);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.changegrid.consumer.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.config.GroupConfig;
 import io.changegrid.consumer.zookeeper.ZooKeeperSession;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +17,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -70,7 +73,7 @@ class ClusterMemberIT {
         }
 
         @Override
-        public void onAssigned(int partition, long epoch) {
+        public void onAssigned(int partition, long epoch, Ownership ownership) {
             String previous = owners.putIfAbsent(partition, name);
             if (previous != null) {
                 overlaps.add("partition " + partition + " to " + name + " while " + previous);
@@ -86,6 +89,17 @@ class ClusterMemberIT {
     }
 
     private Recorder join(String group, String instance, int partitions, int quorum)
+            throws Exception {
+        return join(group, instance, partitions, quorum, epochs -> epochs);
+    }
+
+    /** A member whose epoch claims go through {@code claims}, to make some fail. */
+    private Recorder join(
+            String group,
+            String instance,
+            int partitions,
+            int quorum,
+            UnaryOperator<PartitionEpochs> claims)
             throws Exception {
         GroupConfig config =
                 new GroupConfig(
@@ -104,7 +118,7 @@ class ClusterMemberIT {
                 ClusterMember.join(
                         config,
                         null,
-                        partition -> checkpoints.claim(partition, instance),
+                        claims.apply(partition -> checkpoints.claim(partition, instance)),
                         recorder));
         recorders.put(instance, recorder);
         return recorder;
@@ -224,6 +238,66 @@ class ClusterMemberIT {
             awaitEvenSpread(4, 2);
             assertThat(view.read().assigning()).isTrue();
         }
+    }
+
+    @Test
+    void shouldAssignNothingUntilTheQuorumIsUpWhenAWholeGroupRestartsUnderTheSameNames()
+            throws Exception {
+        join("restart", "m0", 4, 2);
+        Recorder last = join("restart", "m1", 4, 2);
+        awaitEvenSpread(4, 2);
+        members.get(0).close();
+        Awaitility.await().atMost(SETTLE).until(() -> last.owned.size() == 4);
+        members.get(1).close();
+        recorders.clear();
+        // The ideal state still names m1 as the owner of every partition.
+
+        Recorder back = join("restart", "m1", 4, 2);
+        try (ClusterView view =
+                ClusterView.connect(ZOOKEEPER.zooKeeper().connectString(), "restart")) {
+            Awaitility.await()
+                    .atMost(SETTLE)
+                    .until(
+                            () -> {
+                                GroupAssignment now = view.read();
+                                return now.members().size() == 1 && "m1".equals(now.leader());
+                            });
+            Awaitility.await()
+                    .during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> back.owned.isEmpty() && !view.read().assigning());
+
+            join("restart", "m0", 4, 2);
+
+            awaitEvenSpread(4, 2);
+            assertThat(view.read().assigning()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldTakeAPartitionOnAgainWhenItsFirstClaimFailed() throws Exception {
+        AtomicInteger claimsOfPartition2 = new AtomicInteger();
+        Recorder member =
+                join(
+                        "failed",
+                        "m0",
+                        4,
+                        1,
+                        epochs ->
+                                partition -> {
+                                    if (partition == 2
+                                            && claimsOfPartition2.incrementAndGet() == 1) {
+                                        // The transition throws: Helix marks the partition ERROR.
+                                        throw new IOException("claim timed out (test)");
+                                    }
+                                    return epochs.claim(partition);
+                                });
+
+        Awaitility.await()
+                .atMost(SETTLE)
+                .untilAsserted(() -> assertThat(member.owned).containsOnlyKeys(0, 1, 2, 3));
+        assertThat(claimsOfPartition2).hasValue(2);
+        assertThat(member.owned.get(2)).as("the failed claim wrote no epoch").isEqualTo(1);
     }
 
     @Test

@@ -27,7 +27,12 @@ class RelayDirectoryIT {
             throws Exception {
         zooKeeper.createPath(RelayRegistration.sourcePath(source));
         byte[] data =
-                ("{\"sourceId\":" + source + ",\"endpoint\":\"http://127.0.0.1:" + port + "\"}")
+                ("{\"sourceId\":"
+                                + source
+                                + ",\"endpoint\":\"http://127.0.0.1:"
+                                + port
+                                + "\",\"selects\":[{\"include\":[\"*.*\"],\"where\":false,"
+                                + "\"renames\":false}]}")
                         .getBytes(StandardCharsets.UTF_8);
         zooKeeper.call(
                 zk ->

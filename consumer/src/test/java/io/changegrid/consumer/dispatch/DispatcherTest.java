@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,11 @@ class DispatcherTest {
     }
 
     private void start(ConsumerCallback callback, ConsumerConfig config, long startScn) {
+        start(callback, config, startScn, DeliveryGate.ALWAYS_OPEN);
+    }
+
+    private void start(
+            ConsumerCallback callback, ConsumerConfig config, long startScn, DeliveryGate gate) {
         dispatcher =
                 new Dispatcher(
                         config,
@@ -67,7 +73,8 @@ class DispatcherTest {
                         List.of(SampleStream.registry()),
                         callback,
                         store,
-                        startScn);
+                        startScn,
+                        gate);
         thread = new Thread(dispatcher, "test-dispatcher");
         thread.start();
     }
@@ -176,6 +183,143 @@ class DispatcherTest {
         awaitCheckpoint(200);
 
         assertThat(callback.calls("endBatch")).containsExactly("endBatch 100", "endBatch 200");
+    }
+
+    @Test
+    void shouldHandNothingToTheCallbackWhileTheGateIsClosedAndGoOnWhenItOpens() throws Exception {
+        AtomicBoolean owned = new AtomicBoolean(false);
+        RecordingCallback callback = new RecordingCallback();
+        start(callback, config(100, Duration.ZERO, 0), -1, owned::get);
+        publish(buffer, stream.order(100, 1).order(200, 2).take(), 250);
+
+        Awaitility.await()
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> callback.calls.isEmpty() && store.saves().isEmpty());
+
+        owned.set(true);
+        awaitCheckpoint(250);
+        assertThat(callback.calls("start ")).containsExactly("start 100", "start 200");
+        assertThat(store.saves()).containsExactly(250L);
+    }
+
+    @Test
+    void shouldRollTheBatchBackAndCheckpointNothingWhenTheGateClosesDuringIt() throws Exception {
+        AtomicBoolean owned = new AtomicBoolean(true);
+        CountDownLatch rolledBack = new CountDownLatch(1);
+        RecordingCallback callback =
+                new RecordingCallback() {
+                    @Override
+                    CallbackResult answer(String call) {
+                        if (call.startsWith("event 200/")) {
+                            // The session is lost while the callback handles transaction 200.
+                            owned.set(false);
+                        }
+                        return CallbackResult.SUCCESS;
+                    }
+
+                    @Override
+                    public void onRollback(long checkpointScn) {
+                        super.onRollback(checkpointScn);
+                        rolledBack.countDown();
+                    }
+                };
+        publish(buffer, stream.order(100, 1).take(), 100);
+        start(callback, config(100, Duration.ZERO, 0), -1, owned::get);
+        awaitCheckpoint(100);
+
+        publish(buffer, stream.order(200, 2).order(300, 3).take(), 300);
+
+        assertThat(rolledBack.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(
+                        callback.calls.subList(
+                                callback.calls.indexOf("endBatch 100") + 1, callback.calls.size()))
+                .as("the transaction inside the callback ends; nothing after it starts")
+                .containsExactly(
+                        "startBatch",
+                        "start 200",
+                        "event 200/0 INSERT id=2",
+                        "end 200",
+                        "rollback 100");
+        dispatcher.stop();
+        awaitEnd();
+        assertThat(store.saves()).containsExactly(100L);
+        assertThat(dispatcher.failure()).isNull();
+    }
+
+    @Test
+    void shouldNotCheckpointABatchWhenTheGateClosedWhileItEnded() throws Exception {
+        AtomicBoolean owned = new AtomicBoolean(true);
+        CountDownLatch ended = new CountDownLatch(1);
+        RecordingCallback callback =
+                new RecordingCallback() {
+                    @Override
+                    CallbackResult answer(String call) {
+                        if (call.startsWith("endBatch")) {
+                            // Frozen inside onEndBatch (its fsync, say) past the session.
+                            owned.set(false);
+                            ended.countDown();
+                        }
+                        return CallbackResult.SUCCESS;
+                    }
+                };
+        start(callback, config(10, Duration.ZERO, 0), -1, owned::get);
+        publish(buffer, stream.order(100, 1).take(), 100);
+        assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
+
+        Awaitility.await()
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> store.saves().isEmpty());
+        dispatcher.stop();
+        awaitEnd();
+        assertThat(store.saves()).as("the next owner resumes before this batch").isEmpty();
+        assertThat(dispatcher.failure()).isNull();
+    }
+
+    @Test
+    void shouldDeliverTheRolledBackBatchAgainWhenTheGateOpensAgain() throws Exception {
+        AtomicBoolean owned = new AtomicBoolean(true);
+        RecordingCallback callback =
+                new RecordingCallback() {
+                    @Override
+                    CallbackResult answer(String call) {
+                        if (call.equals("end 200") && callback().calls("end 200").size() == 1) {
+                            owned.set(false); // a disconnection, and the same session resumes
+                        }
+                        return CallbackResult.SUCCESS;
+                    }
+
+                    @Override
+                    public void onRollback(long checkpointScn) {
+                        super.onRollback(checkpointScn);
+                        owned.set(true);
+                    }
+
+                    private RecordingCallback callback() {
+                        return this;
+                    }
+                };
+        start(callback, config(100, Duration.ZERO, 0), -1, owned::get);
+        publish(buffer, stream.order(200, 2).order(300, 3).take(), 300);
+        awaitCheckpoint(300);
+
+        assertThat(callback.calls)
+                .containsExactly(
+                        "startBatch",
+                        "start 200",
+                        "event 200/0 INSERT id=2",
+                        "end 200",
+                        "rollback -1",
+                        "startBatch",
+                        "start 200",
+                        "event 200/0 INSERT id=2",
+                        "end 200",
+                        "start 300",
+                        "event 300/0 INSERT id=3",
+                        "end 300",
+                        "endBatch 300");
+        assertThat(store.saves()).containsExactly(300L);
     }
 
     @Test

@@ -52,6 +52,25 @@ class PartitionConfigsTest {
     }
 
     @Test
+    void shouldAskRelaysForWhatTheSubscriptionSelectsWhenJudgingReplicas() {
+        assertThat(PartitionConfigs.of(MEMBER, List.of()).wantedTables())
+                .containsExactly("shop.orders");
+
+        Map<String, Object> everything = new java.util.HashMap<>(MEMBER);
+        everything.remove("subscription.tables");
+        assertThat(PartitionConfigs.of(everything, List.of()).wantedTables())
+                .containsExactly("*.*");
+
+        List<?> policies =
+                List.of(
+                        Map.of("include", List.of("shop.orders"), "where", "total > 10"),
+                        Map.of("include", List.of("crm.*")));
+        everything.put("subscription.partitions", 1);
+        assertThat(PartitionConfigs.of(everything, policies).wantedTables())
+                .containsExactly("shop.orders", "crm.*");
+    }
+
+    @Test
     void shouldReportEveryGroupProblemWhenTheGroupSettingsAreIncomplete() {
         assertThatThrownBy(
                         () ->

@@ -2,12 +2,15 @@ package io.changegrid.deploy.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changegrid.consumer.cluster.GroupAssignment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.Test;
 class ConsumerGroupRebalanceIT {
 
     private static final int ROWS = 1_500;
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static LocalClusterFixture cluster;
 
     @BeforeAll
@@ -47,6 +51,7 @@ class ConsumerGroupRebalanceIT {
 
         try (RowLoad load = RowLoad.start(cluster.source(), ROWS, 150)) {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> load.committed() > 300);
+            assertOperatorSeesEveryPartitionRunningWithItsLag();
 
             cluster.addConsumer("c4");
 
@@ -82,5 +87,37 @@ class ConsumerGroupRebalanceIT {
                         "a planned move stops the old owner at its checkpoint before the new one starts")
                 .isEmpty();
         assertThat(deliveries.distinctEvents()).isEqualTo(ROWS);
+    }
+
+    /**
+     * {@code consumer cluster status} while rows flow: every partition's state and lag come from
+     * its owner's status endpoint, in the JSON document and in the table.
+     */
+    private static void assertOperatorSeesEveryPartitionRunningWithItsLag() throws Exception {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> {
+                            String output = cluster.clusterStatus("--json");
+                            assertThat(output).startsWith("0\n");
+                            JsonNode report = JSON.readTree(output.substring(2));
+                            assertThat(report.path("partitionStates")).hasSize(12);
+                            for (JsonNode partition : report.path("partitionStates")) {
+                                assertThat(partition.path("state").asText())
+                                        .as("partition %s", partition)
+                                        .isEqualTo("RUNNING");
+                                assertThat(partition.path("lagMillis").asLong(-1))
+                                        .as("lag behind the source while rows flow: %s", partition)
+                                        .isBetween(0L, 20_000L);
+                            }
+                        });
+        String table = cluster.clusterStatus();
+        assertThat(table).startsWith("0\ngroup it: 12 partitions, assigning, leader c");
+        assertThat(
+                        Pattern.compile(" RUNNING +\\d+ ms$", Pattern.MULTILINE)
+                                .matcher(table)
+                                .results())
+                .as("a state and a lag on every partition's line:%n%s", table)
+                .hasSize(12);
     }
 }

@@ -43,9 +43,13 @@ class ConsumerGroupRelayFailoverIT {
         String second = cluster.directory().plan().getProperty("relay.relay-2.url") + "/";
         try (RowLoad load = RowLoad.start(cluster.source(), ROWS, 100)) {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> load.committed() > 400);
-            assertThat(relaysInUse())
-                    .as("partitions are spread over both registered relays")
-                    .contains(first, second);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(relaysInUse())
+                                            .as("partitions are spread over both registered relays")
+                                            .contains(first, second));
 
             cluster.kill("relay-1");
 
@@ -64,22 +68,29 @@ class ConsumerGroupRelayFailoverIT {
                 .as("the replica numbers transactions with the same SCNs: the puller resumes there")
                 .isEmpty();
         assertThat(deliveries.distinctEvents()).isEqualTo(ROWS);
-        assertThat(relaysInUse()).containsOnly(second);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(relaysInUse()).containsOnly(second));
         Awaitility.await()
                 .atMost(SESSION.plusSeconds(15))
                 .untilAsserted(
-                        () ->
-                                assertThat(cluster.status("c1").path("relays"))
-                                        .extracting(JsonNode::asText)
-                                        .as("relay-1's registration expired with its session")
-                                        .containsExactly(second.substring(0, second.length() - 1)));
+                        () -> {
+                            JsonNode status = cluster.status("c1");
+                            assertThat(status).as("c1 answers on its status endpoint").isNotNull();
+                            assertThat(status.path("relays"))
+                                    .extracting(JsonNode::asText)
+                                    .as("relay-1's registration expired with its session")
+                                    .containsExactly(second.substring(0, second.length() - 1));
+                        });
     }
 
-    /** The relay each partition pulls from now, over all members. */
+    /** The relay each partition pulls from now, over all members (each must answer). */
     private static List<String> relaysInUse() throws Exception {
         List<String> relays = new ArrayList<>();
         for (String member : List.of("c1", "c2", "c3")) {
-            for (JsonNode partition : cluster.status(member).path("partitions")) {
+            JsonNode status = cluster.status(member);
+            assertThat(status).as("%s answers on its status endpoint", member).isNotNull();
+            for (JsonNode partition : status.path("partitions")) {
                 relays.add(partition.path("relay").asText());
             }
         }

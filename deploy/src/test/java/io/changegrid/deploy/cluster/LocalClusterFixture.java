@@ -4,10 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changegrid.consumer.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.checkpoint.PartitionCheckpoint;
+import io.changegrid.consumer.cli.ClusterStatusCommand;
 import io.changegrid.consumer.cluster.ClusterView;
 import io.changegrid.consumer.cluster.GroupAssignment;
 import io.changegrid.consumer.zookeeper.ZooKeeperSession;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,11 +22,16 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import picocli.CommandLine;
 
 /**
  * A local multi-process cluster for a test class, driven through {@code
@@ -112,9 +120,27 @@ final class LocalClusterFixture implements AutoCloseable {
         process.onExit().get(10, TimeUnit.SECONDS);
     }
 
-    /** {@code kill -STOP}: frozen as in a long GC pause, its sockets open. */
+    /**
+     * {@code kill -STOP}: frozen as in a long GC pause, its sockets open. Returns once the process
+     * is stopped, not only signalled.
+     */
     void pause(String name) throws Exception {
+        ProcessHandle process = process(name);
         signal(name, "STOP");
+        Path stat = Path.of("/proc", Long.toString(process.pid()), "stat");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!processState(stat).equals("T")) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not stopped after kill -STOP: process=" + name);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** The state letter of {@code /proc/<pid>/stat} (after the parenthesised command name). */
+    private static String processState(Path stat) throws IOException {
+        String line = Files.readString(stat);
+        return line.substring(line.lastIndexOf(')') + 2, line.lastIndexOf(')') + 3);
     }
 
     /** {@code kill -CONT}. */
@@ -145,6 +171,57 @@ final class LocalClusterFixture implements AutoCloseable {
     /** The partition's node in ZooKeeper: checkpoint, epoch, last writer. */
     PartitionCheckpoint checkpoint(int partition) throws Exception {
         return new GroupCheckpoints(zooKeeper, GROUP).read(partition).orElseThrow();
+    }
+
+    /**
+     * Follows the checkpoint nodes of the partitions in {@code epochs} until the next owner of each
+     * has claimed it (its epoch is above the one given), and returns the last checkpoint seen under
+     * the old owner's epoch: the old owner's last save. A claim keeps the checkpoint, and a save
+     * the old owner had sent just before it died or froze lands within milliseconds, while a claim
+     * waits for the old owner's session to expire first; read once, right after the kill, the node
+     * could still miss such a save.
+     *
+     * @param epochs the old owner's epoch of each partition
+     */
+    Map<Integer, PartitionCheckpoint> lastCheckpointsUnder(Map<Integer, Long> epochs)
+            throws Exception {
+        Map<Integer, PartitionCheckpoint> last = new HashMap<>();
+        Set<Integer> open = new HashSet<>(epochs.keySet());
+        long deadline = System.nanoTime() + sessionTimeout.plusSeconds(30).toNanos();
+        GroupCheckpoints checkpoints = new GroupCheckpoints(zooKeeper, GROUP);
+        while (!open.isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("partitions not claimed in time: " + open);
+            }
+            for (Iterator<Integer> it = open.iterator(); it.hasNext(); ) {
+                int partition = it.next();
+                PartitionCheckpoint node = checkpoints.read(partition).orElseThrow();
+                if (node.epoch() == epochs.get(partition)) {
+                    last.put(partition, node);
+                } else {
+                    it.remove();
+                }
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        return last;
+    }
+
+    /**
+     * {@code consumer cluster status} for the group, as an operator runs it.
+     *
+     * @return its exit status, a line break, and what it printed
+     */
+    String clusterStatus(String... options) throws IOException {
+        StringWriter out = new StringWriter();
+        CommandLine command =
+                new CommandLine(new ClusterStatusCommand()).setOut(new PrintWriter(out));
+        List<String> args =
+                new ArrayList<>(
+                        List.of("--zookeeper", directory.zooKeeperConnect(), "--group", GROUP));
+        args.addAll(List.of(options));
+        int status = command.execute(args.toArray(String[]::new));
+        return status + "\n" + out;
     }
 
     /** A member's {@code GET /v1/status} document, or null if it does not answer. */

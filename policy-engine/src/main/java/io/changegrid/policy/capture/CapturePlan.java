@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a fetcher publishes: every table unchanged ({@link #everything()}), or what the relay's
@@ -95,6 +96,11 @@ public final class CapturePlan {
         return new CapturePlan(policies, partition);
     }
 
+    /** The relay's policies, or empty when it publishes every table unchanged. */
+    public Optional<Policies> policies() {
+        return Optional.ofNullable(policies);
+    }
+
     /** Whether this plan publishes every table unchanged. */
     public boolean isEverything() {
         return policies == null;
@@ -124,6 +130,18 @@ public final class CapturePlan {
     /** The partition published, or {@link #ALL_PARTITIONS}. */
     public int partition() {
         return partition;
+    }
+
+    /**
+     * The number of partitions the source is split into when this plan publishes one of them (the
+     * policies' partitioners all split into this many); 0 when it publishes all.
+     */
+    public int partitions() {
+        if (partition == ALL_PARTITIONS) {
+            return 0;
+        }
+        // of() checked that every policy has a partitioner, all of one size.
+        return policies.policies().get(0).partitioner().partitions();
     }
 
     /**

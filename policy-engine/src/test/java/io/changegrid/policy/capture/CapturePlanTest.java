@@ -101,6 +101,9 @@ class CapturePlanTest {
         Policies policies = policies(SPLIT.formatted("byTable"));
         CapturePlan relay0 = CapturePlan.of(policies, 0, "capture.partition");
         CapturePlan relay1 = CapturePlan.of(policies, 1, "capture.partition");
+        assertThat(relay1.partitions()).as("what relays register: 1 of 2").isEqualTo(2);
+        assertThat(CapturePlan.of(policies, -1, "capture.partition").partitions()).isZero();
+        assertThat(CapturePlan.everything().partitions()).isZero();
         for (TableSchema table : List.of(ORDERS, USERS)) {
             TableRoute first = relay0.route(table);
             TableRoute second = relay1.route(table);

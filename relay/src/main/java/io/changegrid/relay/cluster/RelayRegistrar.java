@@ -1,15 +1,16 @@
 package io.changegrid.relay.cluster;
 
 import io.changegrid.config.Config;
+import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -31,21 +32,27 @@ import org.slf4j.LoggerFactory;
  * registers once it is reachable.
  *
  * <p>Threading: ZooKeeper's event thread only hands work to one thread of the registrar's own
- * ({@code relay-registrar}), which makes every ZooKeeper call.
+ * ({@code relay-registrar}), which makes every ZooKeeper call; a failed attempt is scheduled again
+ * on it after a backoff rather than waited for there, so {@link #close} never waits for a retry.
  */
 public final class RelayRegistrar implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RelayRegistrar.class);
-    private static final long RETRY_MILLIS = 500;
+
+    /** Waits between failed attempts: from half a second, doubling, to 8 s. */
+    private static final Duration RETRY_FIRST = Duration.ofMillis(500);
+
+    private static final Duration RETRY_MAX = Duration.ofSeconds(8);
 
     private final String connectString;
     private final int sessionTimeoutMillis;
     private final RelayRegistration registration;
     private final byte[] data;
-    private final ExecutorService work;
+    private final ScheduledExecutorService work;
     private volatile ZooKeeper zooKeeper; // replaced on the work thread only
     private volatile boolean closed;
     private volatile boolean registered;
+    private volatile int failedAttempts; // in a row; written on the work thread only
 
     private RelayRegistrar(
             String connectString, Duration sessionTimeout, RelayRegistration registration) {
@@ -54,7 +61,7 @@ public final class RelayRegistrar implements AutoCloseable {
         this.registration = registration;
         this.data = registration.encode();
         this.work =
-                Executors.newSingleThreadExecutor(
+                Executors.newSingleThreadScheduledExecutor(
                         runnable -> {
                             Thread thread = new Thread(runnable, "relay-registrar");
                             thread.setDaemon(true);
@@ -71,12 +78,13 @@ public final class RelayRegistrar implements AutoCloseable {
     }
 
     /**
-     * Registers a relay as its settings say ({@code cluster.*}), once its HTTP API listens on
-     * {@code httpPort}.
+     * Registers a relay as its settings say ({@code cluster.*}) with what it captures (its capture
+     * filter and plan), once its HTTP API listens on {@code httpPort}.
      *
      * @return the registrar, or null when {@code cluster.zookeeper} is empty
      */
-    public static RelayRegistrar forRelay(Config config, int httpPort) {
+    public static RelayRegistrar forRelay(RelayConfiguration configuration, int httpPort) {
+        Config config = configuration.settings();
         String zooKeeper = config.get(RelaySettings.CLUSTER_ZOOKEEPER).trim();
         if (zooKeeper.isEmpty()) {
             return null;
@@ -104,7 +112,9 @@ public final class RelayRegistrar implements AutoCloseable {
                         endpoint,
                         config.get(RelaySettings.CAPTURE_INCLUDE),
                         config.get(RelaySettings.CAPTURE_EXCLUDE),
-                        config.get(RelaySettings.CAPTURE_PARTITION)));
+                        configuration.plan().partition(),
+                        configuration.plan().partitions(),
+                        RelayRegistration.Selection.of(configuration.plan())));
     }
 
     /** Whether the node exists under the current session, as far as this registrar knows. */
@@ -121,17 +131,27 @@ public final class RelayRegistrar implements AutoCloseable {
         return zooKeeper;
     }
 
-    /** Removes the registration (by closing the session) and stops; idempotent. */
+    /** Failed registration attempts in a row; tests wait for retries with it. */
+    int failedAttempts() {
+        return failedAttempts;
+    }
+
+    /**
+     * Removes the registration (by closing the session) and stops, at once: a retry waiting for its
+     * turn is dropped and a ZooKeeper call in progress interrupted. Idempotent.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        work.shutdown();
+        work.shutdownNow();
         try {
             if (!work.awaitTermination(sessionTimeoutMillis, TimeUnit.MILLISECONDS)) {
-                work.shutdownNow();
+                LOG.warn(
+                        "relay registrar's thread did not stop, closing its session anyway: path={}",
+                        registration.path());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -189,6 +209,7 @@ public final class RelayRegistrar implements AutoCloseable {
                 }
             }
             registered = true;
+            failedAttempts = 0;
             LOG.info(
                     "relay registered: path={}, endpoint={}, zooKeeper={}",
                     registration.path(),
@@ -209,17 +230,25 @@ public final class RelayRegistrar implements AutoCloseable {
         }
     }
 
+    /** Tries again after a backoff, without holding the work thread meanwhile. */
     private void retryLater(ZooKeeper session) {
         if (closed) {
             return;
         }
+        int attempt = failedAttempts + 1;
+        failedAttempts = attempt;
         try {
-            Thread.sleep(RETRY_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
+            work.schedule(
+                    () -> register(session), retryDelayMillis(attempt), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // Closed: nothing more to register.
         }
-        submit(() -> register(session));
+    }
+
+    /** The wait before retry {@code attempt} (1 for the first). */
+    static long retryDelayMillis(int attempt) {
+        long delay = RETRY_FIRST.toMillis() << Math.min(attempt - 1, 20);
+        return Math.min(delay, RETRY_MAX.toMillis());
     }
 
     private void createParents(ZooKeeper session) throws KeeperException, InterruptedException {

@@ -2,10 +2,14 @@ package io.changegrid.relay.cluster;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.changegrid.policy.Policy;
+import io.changegrid.policy.capture.CapturePlan;
+import io.changegrid.policy.select.TablePattern;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,21 +17,77 @@ import java.util.List;
  * /changegrid/relays/<sourceId>/<host>_<port>} holding
  *
  * <pre>
- * {"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[],"partition":-1}
+ * {"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[],
+ *  "partition":-1,"partitions":0,
+ *  "selects":[{"include":["shop.*"],"exclude":["shop.tmp_*"],"where":false,"renames":false}]}
  * </pre>
  *
  * Consumers read the same format (the consumer module's own reader; the two modules share no code,
- * docs/cluster.md is the contract). {@code partition} is {@code capture.partition}: -1 when the
- * relay publishes every partition.
+ * docs/cluster.md is the contract). {@code include}/{@code exclude} are the capture filter. {@code
+ * partition} is {@code capture.partition}: -1 when the relay publishes every partition; {@code
+ * partitions} is the number of partitions its policies split the source into when it publishes one
+ * (0 when it publishes all), so that a consumer takes it for partition {@code p} of {@code N} only
+ * when both match. {@code selects} is what its policies select, in their order (the first policy
+ * selecting a table governs it): each policy's tables, whether it filters rows ({@code where:}) and
+ * whether it renames tables; a relay without policies publishes every captured table unchanged,
+ * registered as one entry selecting {@code *.*}. A consumer uses a relay as a replica only if it
+ * publishes every row of everything the consumer subscribes to under its own name.
  *
  * @param sourceId the source the relay reads
  * @param endpoint the relay's base URL as consumers reach it
  * @param include the tables it captures; empty for all
  * @param exclude the tables it leaves out
  * @param partition the only partition it publishes, or -1 for all
+ * @param partitions the number of partitions {@code partition} is one of; 0 when it publishes all
+ * @param selects what its policies select, in order
  */
 public record RelayRegistration(
-        int sourceId, String endpoint, List<String> include, List<String> exclude, int partition) {
+        int sourceId,
+        String endpoint,
+        List<String> include,
+        List<String> exclude,
+        int partition,
+        int partitions,
+        List<Selection> selects) {
+
+    /**
+     * What one policy selects.
+     *
+     * @param include its tables
+     * @param exclude the tables it leaves out
+     * @param where whether it publishes only the rows a predicate selects
+     * @param renames whether it publishes the tables under another database or table name
+     */
+    public record Selection(
+            List<String> include, List<String> exclude, boolean where, boolean renames) {
+
+        public Selection {
+            include = List.copyOf(include);
+            exclude = List.copyOf(exclude);
+        }
+
+        /** A relay without policies: every captured table, every row, unchanged. */
+        public static final Selection EVERYTHING =
+                new Selection(List.of("*.*"), List.of(), false, false);
+
+        /** What a relay's policies select, in order: {@link #EVERYTHING} without policies. */
+        public static List<Selection> of(CapturePlan plan) {
+            if (plan.policies().isEmpty()) {
+                return List.of(EVERYTHING);
+            }
+            List<Selection> selects = new ArrayList<>();
+            for (Policy policy : plan.policies().get().policies()) {
+                selects.add(
+                        new Selection(
+                                policy.include().stream().map(TablePattern::text).toList(),
+                                policy.exclude().stream().map(TablePattern::text).toList(),
+                                policy.where() != null,
+                                policy.transform().database() != null
+                                        || policy.transform().table() != null));
+            }
+            return selects;
+        }
+    }
 
     /** Where relays register. */
     public static final String RELAYS_ROOT = "/changegrid/relays";
@@ -37,6 +97,7 @@ public record RelayRegistration(
     public RelayRegistration {
         include = List.copyOf(include);
         exclude = List.copyOf(exclude);
+        selects = List.copyOf(selects);
     }
 
     /** The parent node of the source's registrations. */
@@ -59,21 +120,33 @@ public record RelayRegistration(
             json.writeStartObject();
             json.writeNumberField("sourceId", sourceId);
             json.writeStringField("endpoint", endpoint);
-            json.writeArrayFieldStart("include");
-            for (String table : include) {
-                json.writeString(table);
-            }
-            json.writeEndArray();
-            json.writeArrayFieldStart("exclude");
-            for (String table : exclude) {
-                json.writeString(table);
-            }
-            json.writeEndArray();
+            writeStrings(json, "include", include);
+            writeStrings(json, "exclude", exclude);
             json.writeNumberField("partition", partition);
+            json.writeNumberField("partitions", partitions);
+            json.writeArrayFieldStart("selects");
+            for (Selection selection : selects) {
+                json.writeStartObject();
+                writeStrings(json, "include", selection.include());
+                writeStrings(json, "exclude", selection.exclude());
+                json.writeBooleanField("where", selection.where());
+                json.writeBooleanField("renames", selection.renames());
+                json.writeEndObject();
+            }
+            json.writeEndArray();
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing JSON to memory cannot fail", e);
         }
         return out.toByteArray();
+    }
+
+    private static void writeStrings(JsonGenerator json, String field, List<String> values)
+            throws IOException {
+        json.writeArrayFieldStart(field);
+        for (String value : values) {
+            json.writeString(value);
+        }
+        json.writeEndArray();
     }
 }

@@ -2,10 +2,14 @@ package io.changegrid.relay.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.config.YamlConfigFile;
+import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
@@ -41,7 +45,13 @@ class RelayRegistrarIT {
 
     private static RelayRegistration registration(int source, int port) {
         return new RelayRegistration(
-                source, "http://127.0.0.1:" + port, List.of("shop.*"), List.of("shop.audit"), -1);
+                source,
+                "http://127.0.0.1:" + port,
+                List.of("shop.*"),
+                List.of("shop.audit"),
+                -1,
+                0,
+                List.of(RelayRegistration.Selection.EVERYTHING));
     }
 
     private String read(String path) throws Exception {
@@ -64,11 +74,51 @@ class RelayRegistrarIT {
             assertThat(read(registration.path()))
                     .isEqualTo(
                             "{\"sourceId\":7,\"endpoint\":\"http://127.0.0.1:7070\","
-                                    + "\"include\":[\"shop.*\"],\"exclude\":[\"shop.audit\"],\"partition\":-1}");
+                                    + "\"include\":[\"shop.*\"],\"exclude\":[\"shop.audit\"],\"partition\":-1,"
+                                    + "\"partitions\":0,\"selects\":[{\"include\":[\"*.*\"],"
+                                    + "\"exclude\":[],\"where\":false,\"renames\":false}]}");
         } finally {
             registrar.close();
         }
         assertThat(read(registration.path())).isNull();
+    }
+
+    @Test
+    void shouldRegisterItsPartitionOfHowManyAndWhatItsPoliciesSelectWhenTheRelaySplitsTheSource()
+            throws Exception {
+        RelayConfiguration configuration =
+                RelayConfiguration.load(
+                        new LinkedHashMap<>(
+                                YamlConfigFile.parse(
+                                        """
+                                        policies:
+                                          - include: [shop.orders]
+                                            where: "total > 0"
+                                            partition: {byKeyHash: {partitions: 4}}
+                                          - include: [shop.*]
+                                            exclude: [shop.tmp_*]
+                                            partition: {byKeyHash: {partitions: 4}}
+                                        """,
+                                        "test")),
+                        Map.of(
+                                "source.id", "10",
+                                "source.host", "db",
+                                "source.user", "relay",
+                                "capture.partition", "2",
+                                "cluster.zookeeper", ZOOKEEPER.zooKeeper().connectString(),
+                                "cluster.sessionTimeout", "4s",
+                                "cluster.advertisedUrl", "http://127.0.0.1:7073"));
+        try (RelayRegistrar registrar = RelayRegistrar.forRelay(configuration, 7073)) {
+            Awaitility.await().atMost(SETTLE).until(registrar::isRegistered);
+
+            assertThat(read("/changegrid/relays/10/127.0.0.1_7073"))
+                    .contains(
+                            "\"partition\":2,\"partitions\":4,\"selects\":["
+                                    + "{\"include\":[\"shop.orders\"],\"exclude\":[],"
+                                    + "\"where\":true,\"renames\":false},"
+                                    + "{\"include\":[\"shop.*\"],\"exclude\":[\"shop.tmp_*\"],"
+                                    + "\"where\":false,\"renames\":false}]");
+        }
     }
 
     @Test
@@ -141,6 +191,38 @@ class RelayRegistrarIT {
             assertThat(read(registration.path())).contains("\"sourceId\":9");
         } finally {
             previous.close();
+        }
+    }
+
+    @Test
+    void shouldCloseAtOnceWhenARetryIsWaitingForItsTurn() throws Exception {
+        RelayRegistration registration = registration(11, 7074);
+        ensure("/changegrid", ZooDefs.Ids.OPEN_ACL_UNSAFE);
+        ensure("/changegrid/relays", ZooDefs.Ids.OPEN_ACL_UNSAFE);
+        // Nobody may create below it: every attempt fails, and the waits grow to seconds.
+        ensure(registration.sourcePath(), ZooDefs.Ids.READ_ACL_UNSAFE);
+        RelayRegistrar registrar =
+                RelayRegistrar.start(
+                        ZOOKEEPER.zooKeeper().connectString(), Duration.ofSeconds(4), registration);
+        try {
+            Awaitility.await().atMost(SETTLE).until(() -> registrar.failedAttempts() >= 3);
+            assertThat(RelayRegistrar.retryDelayMillis(registrar.failedAttempts() + 1))
+                    .isGreaterThanOrEqualTo(2_000);
+        } finally {
+            long started = System.nanoTime();
+            registrar.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("close does not wait for the next attempt's turn")
+                    .isLessThan(Duration.ofMillis(1_000));
+        }
+        assertThat(registrar.isRegistered()).isFalse();
+    }
+
+    private void ensure(String path, List<org.apache.zookeeper.data.ACL> acl) throws Exception {
+        try {
+            reader.create(path, new byte[0], acl, CreateMode.PERSISTENT);
+        } catch (org.apache.zookeeper.KeeperException.NodeExistsException e) {
+            // Made by an earlier test.
         }
     }
 
