@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li><b>Batching</b>: a batch starts with the first transaction available and takes more as long
  *       as they arrive within {@code batch.maxWait} of its start, up to {@code
- *       batch.maxTransactions}; it also ends early when the puller waits for room, on stop, and
+ *       batch.maxTransactions}; it also ends early when the puller waits for room (at the end of
+ *       the fetched response it is in: room is released a whole response at a time), on stop, and
  *       when the puller finished. Heartbeats and left-out transactions only move the checkpoint;
  *       when no batch is open they are checkpointed as soon as nothing else is buffered.
  *   <li><b>Checkpoint</b>: saved after {@code onEndBatch} returned SUCCESS; then the buffer entries
@@ -247,11 +248,18 @@ public final class Dispatcher implements Runnable {
                 }
                 count++;
                 advance(cursor.scn(), cursor.timeMicros());
-                if (count >= maxTransactions || stopping || buffer.isWriterWaiting()) {
+                if (count >= maxTransactions || stopping) {
                     break;
                 }
             } else if (item == BufferCursor.HEARTBEAT || item == BufferCursor.ENTRY_END) {
                 advance(cursor.scn(), cursor.timeMicros());
+                // Room is freed a whole entry (one fetched response) at a time: a puller waiting
+                // for room gets it when the batch ends at an entry's end, not before. Ending after
+                // every transaction instead would give a consumer catching up one-transaction
+                // batches while freeing nothing.
+                if (item == BufferCursor.ENTRY_END && buffer.isWriterWaiting()) {
+                    break;
+                }
             } else {
                 finished = item == BufferCursor.FINISHED;
                 break;

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -519,6 +520,55 @@ class DispatcherTest {
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> buffer.usedBytes() == 0);
 
         assertThat(usedAtSave).containsExactly((long) body.length);
+    }
+
+    @Test
+    void shouldEndTheBatchAtTheEndOfAnEntryWhenThePullerWaitsForRoom() throws Exception {
+        // Two entries of five transactions fill the buffer, and the puller waits for room for a
+        // third. Room comes a whole entry at a time, so a batch ends where an entry ends: not after
+        // every transaction (freeing nothing), and not only at maxTransactions or maxWait.
+        byte[] first = orders(100, 5);
+        byte[] second = orders(600, 5);
+        EventBuffer small = new EventBuffer(first.length + second.length, 64);
+        publish(small, first, 500);
+        publish(small, second, 1000);
+        CompletableFuture<Void> third =
+                CompletableFuture.runAsync(
+                        () -> {
+                            try {
+                                publish(small, orders(1100, 5), 1500);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        });
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(small::isWriterWaiting);
+        RecordingCallback callback = new RecordingCallback();
+        dispatcher =
+                new Dispatcher(
+                        config(1000, Duration.ofMinutes(1), 0),
+                        small,
+                        List.of(SampleStream.registry()),
+                        callback,
+                        store,
+                        -1);
+        thread = new Thread(dispatcher, "test-dispatcher");
+        thread.start();
+
+        third.get(10, TimeUnit.SECONDS);
+        awaitCheckpoint(1000);
+
+        assertThat(store.saves()).startsWith(500L, 1000L);
+        assertThat(callback.calls("endBatch")).startsWith("endBatch 500", "endBatch 1000");
+    }
+
+    /**
+     * An entry's body: {@code count} one-row transactions at SCNs from {@code firstScn}, 100 apart.
+     */
+    private byte[] orders(long firstScn, int count) {
+        for (int i = 0; i < count; i++) {
+            stream.order(firstScn + 100L * i, (int) (firstScn / 100) + i);
+        }
+        return stream.take();
     }
 
     @Test
