@@ -154,6 +154,20 @@ final class SessionLease implements AutoCloseable {
     }
 
     private void tick() {
+        // A scheduled task that throws is never run again, and every gate would then close for
+        // good a third of the session later: whatever goes wrong here is logged and the next tick
+        // runs.
+        try {
+            checkPause();
+        } catch (RuntimeException e) {
+            LOG.error(
+                    "session lease tick failed, the next tick tries again: instance={}",
+                    instance,
+                    e);
+        }
+    }
+
+    private void checkPause() {
         long now = nanoClock.getAsLong();
         long gap = now - lastTickNanos;
         if (gap > pauseNanos) {
