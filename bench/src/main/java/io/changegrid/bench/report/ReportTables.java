@@ -16,11 +16,13 @@ final class ReportTables {
     static String stage1(List<RunGroup> groups) {
         StringBuilder md = new StringBuilder();
         md.append(
-                "| configuration | workload | runs | seconds | events/s | Mbit/s | cores used (load) |"
+                "| configuration | workload | runs | seconds | events/s | second half events/s |"
+                        + " Mbit/s | cores used (load) |"
                         + " / bare reader | MariaDB cores | other cores | heap max |"
                         + " whitepaper, same configuration |"
                         + " its events/s | its Mbit/s | its vCPUs used (load) |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
+        md.append(
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
         for (RunGroup group : groups) {
             JsonNode m = group.median();
             boolean bare = group.relays() == 0;
@@ -31,6 +33,11 @@ final class ReportTables {
                             Integer.toString(group.runs().size()),
                             fixed(m.path("seconds").asDouble(), 2),
                             rate(group),
+                            group.medianOf("secondHalfEventsPerSec")
+                                    .stream()
+                                    .mapToObj(v -> count(Math.round(v)))
+                                    .findFirst()
+                                    .orElse("-"),
                             bare ? "-" : count(Math.round(m.path("mbPerSec").asDouble() * 8)),
                             cores(m),
                             bare ? "1.000" : fixed(m.path("ratio").asDouble(), 3),
@@ -215,7 +222,7 @@ final class ReportTables {
                                         String.format(
                                                 Locale.ROOT,
                                                 "%nWith policies `%s` (%d relay(s), %s): %s events/s against %s"
-                                                        + " pass-through, ratio **%.3f** (medians of %d and %d runs).%n",
+                                                        + " pass-through, ratio **%.3f** (medians of %d and %d runs)",
                                                 chain.policies(),
                                                 chain.relays(),
                                                 chain.workload(),
@@ -224,6 +231,22 @@ final class ReportTables {
                                                 chainRate / passRate,
                                                 chain.runs().size(),
                                                 pass.runs().size()));
+                                java.util.OptionalDouble passHalf =
+                                        pass.medianOf("secondHalfEventsPerSec");
+                                java.util.OptionalDouble chainHalf =
+                                        chain.medianOf("secondHalfEventsPerSec");
+                                if (passHalf.isPresent() && chainHalf.isPresent()) {
+                                    md.append(
+                                            String.format(
+                                                    Locale.ROOT,
+                                                    "; over the windows' second halves %s against %s,"
+                                                            + " ratio **%.3f**",
+                                                    count(Math.round(chainHalf.getAsDouble())),
+                                                    count(Math.round(passHalf.getAsDouble())),
+                                                    chainHalf.getAsDouble()
+                                                            / passHalf.getAsDouble()));
+                                }
+                                md.append(".\n");
                             });
         }
         return md.toString();

@@ -52,6 +52,23 @@ record RunGroup(List<JsonNode> runs) {
         return runs.get((runs.size() - 1) / 2);
     }
 
+    /**
+     * The median of one figure over the runs that have it (the lower middle one for an even count),
+     * or empty when none has it: for figures other than events/s, whose median run need not hold
+     * their median.
+     */
+    java.util.OptionalDouble medianOf(String field) {
+        double[] values =
+                runs.stream()
+                        .filter(run -> run.has(field))
+                        .mapToDouble(run -> run.get(field).asDouble())
+                        .sorted()
+                        .toArray();
+        return values.length == 0
+                ? java.util.OptionalDouble.empty()
+                : java.util.OptionalDouble.of(values[(values.length - 1) / 2]);
+    }
+
     JsonNode slowest() {
         return runs.get(0);
     }
