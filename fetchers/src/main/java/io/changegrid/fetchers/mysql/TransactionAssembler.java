@@ -89,6 +89,9 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private boolean open;
     private boolean began;
     private BinlogPosition start;
+
+    /** {@code start.scn()}, which parses the file name: kept per transaction, read per row. */
+    private long startScn;
     private String transactionId;
     private long commitTimeMicros;
 
@@ -274,6 +277,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         began = false;
         endsWithStatement = true;
         start = position(header);
+        startScn = start.scn();
         transactionId = gtid;
         commitTimeMicros = header.getTimestamp() * 1_000L;
     }
@@ -424,8 +428,8 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             if (!policy.selects(op, before, after)) {
                 return;
             }
-            before = policy.transform(before, sourceId, start.scn(), commitTimeMicros);
-            after = policy.transform(after, sourceId, start.scn(), commitTimeMicros);
+            before = policy.transform(before, sourceId, startScn, commitTimeMicros);
+            after = policy.transform(after, sourceId, startScn, commitTimeMicros);
             if (!policy.inPartition(before, after)) {
                 return;
             }
@@ -435,7 +439,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         if (encoder.buffer().position() > maxTransactionBytes) {
             throw new TransactionTooLargeException(
                     "transaction larger than the relay can publish whole: scn="
-                            + start.scn()
+                            + startScn
                             + ", position="
                             + start
                             + ", gtid="
@@ -454,7 +458,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         if (!began) {
             encoder.buffer().clear();
             String id = transactionId.isEmpty() ? start.toString() : transactionId;
-            encoder.beginTransaction(sourceId, start.scn(), commitTimeMicros, id);
+            encoder.beginTransaction(sourceId, startScn, commitTimeMicros, id);
             began = true;
         }
     }
@@ -465,7 +469,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         if (began) {
             encoder.endTransaction();
             sink.accept(
-                    start.scn(),
+                    startScn,
                     encoder.buffer().byteBuffer(),
                     encoder.buffer().position(),
                     next.toString());
