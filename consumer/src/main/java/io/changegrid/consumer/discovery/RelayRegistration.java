@@ -14,17 +14,19 @@ import java.util.List;
  *
  * <pre>
  * {"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[],
- *  "partition":-1,"partitions":0,
- *  "selects":[{"include":["*.*"],"exclude":[],"where":false,"renames":false}]}
+ *  "partition":1,"partitions":4,
+ *  "selects":[{"include":["*.*"],"exclude":[],"where":false,"renames":false,
+ *              "partitioner":"byKeyHash(partitions=4)"}]}
  * </pre>
  *
  * The relay writes it (the relay module's {@code RelayRegistrar}); this is the consumer's reading
  * of the same format, documented in docs/cluster.md. A relay with {@code partition} -1 publishes
  * every partition of what it captures (a consumer's partition is then a filter the relay applies
  * per request); a relay splitting the source with others ({@code capture.partition}) publishes only
- * partition {@code partition} of {@code partitions} and serves only that partition of a group of
- * that many. What it publishes is what its capture filter ({@code include}, {@code exclude}) lets
- * through and its policies then select ({@code selects}, in their order).
+ * partition {@code partition} of {@code partitions}, as each of its policies' partitioners ({@code
+ * selects[].partitioner}) divides the rows. What it publishes is what its capture filter ({@code
+ * include}, {@code exclude}) lets through and its policies then select ({@code selects}, in their
+ * order). Whether that makes it a replica for a partition of a group is {@link #isReplicaFor}.
  *
  * @param name the node's name
  * @param sourceId the source the relay reads
@@ -64,46 +66,68 @@ public record RelayRegistration(
     }
 
     /**
-     * Whether this relay publishes all of partition {@code wanted} of a group of {@code
-     * groupPartitions}: it publishes every partition, or exactly that one of as many. A relay's
-     * partition 1 of 2 is half of what partition 1 of 4 needs and more than it wants; neither makes
-     * it a replica.
+     * Whether this relay is a replica for partition {@code wanted} of a group of {@code
+     * groupPartitions} subscribing to {@code tables}: whether it publishes every row that partition
+     * consists of, under its own name, so that the partition may read from it and fail over to it.
+     * This is the one rule by which group members choose relays.
+     *
+     * <p>For each wanted table pattern, the pattern must lie within the capture filter ({@code
+     * include} covers it, no {@code exclude} could touch it), and the first policy selecting any of
+     * its tables (which governs them) must select all of them, every row, unrenamed. A relay
+     * publishing a subset (some tables, some rows) is not a replica, since failing over to it would
+     * silently lose the rest. Judged on the patterns alone, so it errs towards "not a replica"
+     * where only the source's actual tables would tell.
+     *
+     * <p>A relay publishing one partition of the source ({@code capture.partition}) holds the rows
+     * its policies' partitioners put there, which are partition {@code wanted}'s rows only if the
+     * group divides them the same way: the same partition of as many, and for each wanted pattern
+     * the governing policy's partitioner is the group's for those tables (the same kind and
+     * parameters, compared by canonical form). A relay split by table is no replica for a group
+     * split by key hash, whatever the numbers; partition 1 of 2 is half of what partition 1 of 4
+     * needs and more than it wants; a split relay that does not register its partitioners is never
+     * a replica. A relay of one partition of one publishes every row, as one publishing all.
+     *
+     * @param tables what the group subscribes to; {@code *.*} for every table
+     * @param wanted the group's partition
+     * @param groupPartitions the number of partitions of the group
      */
-    public boolean serves(int wanted, int groupPartitions) {
-        return partition < 0 || (partition == wanted && partitions == groupPartitions);
+    public boolean isReplicaFor(List<WantedTables> tables, int wanted, int groupPartitions) {
+        boolean split = partition >= 0 && partitions > 1;
+        if (split && (partition != wanted || partitions != groupPartitions)) {
+            return false;
+        }
+        for (WantedTables table : tables) {
+            RelaySelection governing = publishingAllOf(table.pattern());
+            if (governing == null) {
+                return false;
+            }
+            if (split
+                    && (governing.partitioner() == null
+                            || !governing.partitioner().equals(table.partitioner()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
-     * Whether this relay publishes every row of every table {@code wanted} names, under their own
-     * names: a relay that does is a replica for a subscription to them, one that publishes a subset
-     * (some tables, some rows) is not, since failing over to it would silently lose the rest.
-     *
-     * <p>Each pattern must lie within the capture filter ({@code include} covers it, no {@code
-     * exclude} could touch it), and the first policy selecting any of its tables (which governs
-     * them) must select all of them, every row, unrenamed. Judged on the patterns alone, so it errs
-     * towards "not a replica" where only the source's actual tables would tell.
-     *
-     * @param wanted {@code database.table} patterns; a subscription to every table wants {@code
-     *     *.*}
+     * The policy governing the tables {@code wanted} names if it publishes all of them, every row,
+     * unrenamed, and the capture filter lets them all through; otherwise null.
      */
-    public boolean covers(List<String> wanted) {
-        return wanted.stream().allMatch(this::publishesAllOf);
-    }
-
-    private boolean publishesAllOf(String wanted) {
+    private RelaySelection publishingAllOf(String wanted) {
         if (!include.isEmpty()
                 && include.stream().noneMatch(pattern -> TableGlobs.covers(pattern, wanted))) {
-            return false;
+            return null;
         }
         if (exclude.stream().anyMatch(pattern -> TableGlobs.overlaps(pattern, wanted))) {
-            return false;
+            return null;
         }
         for (RelaySelection policy : selects) {
             if (policy.touches(wanted)) {
-                return policy.publishesAllOf(wanted);
+                return policy.publishesAllOf(wanted) ? policy : null;
             }
         }
-        return false;
+        return null;
     }
 
     /**
@@ -175,6 +199,7 @@ public record RelayRegistration(
             List<String> exclude = List.of();
             boolean where = true;
             boolean renames = true;
+            String partitioner = null;
             while (json.nextToken() == JsonToken.FIELD_NAME) {
                 String field = json.currentName();
                 json.nextToken();
@@ -183,12 +208,22 @@ public record RelayRegistration(
                     case "exclude" -> exclude = strings(json);
                     case "where" -> where = json.getBooleanValue();
                     case "renames" -> renames = json.getBooleanValue();
+                    case "partitioner" -> partitioner = stringOrNull(json);
                     default -> json.skipChildren();
                 }
             }
-            selects.add(new RelaySelection(include, exclude, where, renames));
+            selects.add(new RelaySelection(include, exclude, where, renames, partitioner));
         }
         return selects;
+    }
+
+    private static String stringOrNull(JsonParser json) throws IOException {
+        return switch (json.currentToken()) {
+            case VALUE_STRING -> json.getText();
+            case VALUE_NULL -> null;
+            default ->
+                    throw new IOException("expected a string or null: field=" + json.currentName());
+        };
     }
 
     private static List<String> strings(JsonParser json) throws IOException {

@@ -7,6 +7,7 @@ import io.changegrid.consumer.cluster.PartitionListener;
 import io.changegrid.consumer.config.GroupConfig;
 import io.changegrid.consumer.discovery.RelayDirectory;
 import io.changegrid.consumer.discovery.RelayRegistration;
+import io.changegrid.consumer.discovery.WantedTables;
 import io.changegrid.consumer.zookeeper.ZooKeeperSession;
 import java.net.URI;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,8 +45,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Relays: the configured {@code relays}, or, when none are configured, the relays registered in
  * ZooKeeper for {@code cluster.relaySource} that publish all of what the partition subscribes to
- * (every row of the subscribed tables, or of every table, and the partition); each partition gets
- * them rotated by its number, so partitions spread over the replicas and fail over among them.
+ * (every row of the subscribed tables, or of every table, and of the partition: a relay publishing
+ * one partition of the source only for that partition of a group split alike), as {@link
+ * RelayRegistration#isReplicaFor} decides; each partition gets them rotated by its number, so
+ * partitions spread over the replicas and fail over among them.
  *
  * <p>Threading: thread-safe. Helix calls the listener on its state transition threads; relay
  * changes are applied on a thread of the member's own ({@code group-relays}).
@@ -56,6 +60,7 @@ public final class GroupConsumer implements AutoCloseable {
     private final PartitionConfigs configs;
     private final GroupConfig group;
     private final PartitionCallbackFactory callbacks;
+    private final List<WantedTables> wanted;
     private final ZooKeeperSession zooKeeper;
     private final GroupCheckpoints checkpoints;
     private final Map<Integer, PartitionRunner> runners = new ConcurrentHashMap<>();
@@ -73,6 +78,7 @@ public final class GroupConsumer implements AutoCloseable {
         this.configs = configs;
         this.group = configs.group();
         this.callbacks = callbacks;
+        this.wanted = configs.wantedTables();
         this.zooKeeper = zooKeeper;
         this.checkpoints = new GroupCheckpoints(zooKeeper, group.group());
         this.relayChanges =
@@ -229,7 +235,7 @@ public final class GroupConsumer implements AutoCloseable {
         }
         List<String> fitting = new ArrayList<>();
         for (RelayRegistration relay : directory.relays()) {
-            if (relay.serves(partition, group.partitions()) && fits(relay)) {
+            if (relay.isReplicaFor(wanted, partition, group.partitions())) {
                 fitting.add(URI.create(relay.endpoint()).toString());
             }
         }
@@ -241,23 +247,18 @@ public final class GroupConsumer implements AutoCloseable {
         return rotated;
     }
 
+    /** The registered relays that are replicas for some partition of the group. */
     private List<String> fittingRelays() {
         List<String> fitting = new ArrayList<>();
         for (RelayRegistration relay : directory.relays()) {
-            if (fits(relay)) {
+            if (IntStream.range(0, group.partitions())
+                    .anyMatch(
+                            partition ->
+                                    relay.isReplicaFor(wanted, partition, group.partitions()))) {
                 fitting.add(URI.create(relay.endpoint()).toString());
             }
         }
         return fitting;
-    }
-
-    /**
-     * Whether the relay publishes everything the subscription wants (all rows of its tables, or of
-     * every table): only such relays are replicas to fail over among. One capturing a subset would
-     * silently lose the rest.
-     */
-    private boolean fits(RelayRegistration relay) {
-        return relay.covers(configs.wantedTables());
     }
 
     private void relaysChanged() {

@@ -7,8 +7,11 @@ import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.ConsumerSettings;
 import io.changegrid.consumer.config.GroupConfig;
 import io.changegrid.consumer.config.Subscription;
+import io.changegrid.consumer.discovery.RelayRegistration;
+import io.changegrid.consumer.discovery.WantedTables;
 import io.changegrid.policy.Policy;
 import io.changegrid.policy.config.PolicyConfig;
+import io.changegrid.policy.partition.Partitioner;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -136,21 +139,32 @@ public final class PartitionConfigs {
     }
 
     /**
-     * What the subscription asks a relay for, as {@code database.table} patterns: the tables it
-     * names; for a policy subscription its policies' tables (what a policy selects lies within its
-     * {@code include}); {@code *.*} for every table.
+     * What the subscription asks a relay for, as relays are judged against it ({@link
+     * RelayRegistration#isReplicaFor}): {@code database.table} patterns — the tables it names; for
+     * a policy subscription its policies' tables (what a policy selects lies within its {@code
+     * include}); {@code *.*} for every table — each with the partitioner that defines the group's
+     * partitions for them. That is key hash mod {@code subscription.partitions} for tables (as the
+     * relay applies {@code Subscription.partition(p, n)}), the policy's own partitioner for a
+     * policy subscription, and none for a group of one partition.
      */
-    public List<String> wantedTables() {
+    public List<WantedTables> wantedTables() {
         Subscription subscription = template.subscription();
-        if (!subscription.tables().isEmpty()) {
-            return subscription.tables();
-        }
+        boolean split = subscription.partitions() > 1;
         if (subscription.policies().isEmpty()) {
-            return List.of(EVERY_TABLE);
+            String byKeyHash =
+                    split
+                            ? new Partitioner.ByKeyHash(subscription.partitions()).canonicalForm()
+                            : null;
+            List<String> tables =
+                    subscription.tables().isEmpty() ? List.of(EVERY_TABLE) : subscription.tables();
+            return tables.stream().map(table -> new WantedTables(table, byKeyHash)).toList();
         }
-        List<String> wanted = new ArrayList<>();
+        List<WantedTables> wanted = new ArrayList<>();
         for (Policy policy : PolicyConfig.parse(subscription.policies()).policies()) {
-            policy.include().forEach(pattern -> wanted.add(pattern.text()));
+            // ConsumerConfig.from checked that a split subscription's policies all have one.
+            String partitioner = split ? policy.partitioner().canonicalForm() : null;
+            policy.include()
+                    .forEach(pattern -> wanted.add(new WantedTables(pattern.text(), partitioner)));
         }
         return wanted;
     }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Which registered relays a group member takes as replicas: only those that publish all of what it
- * subscribes to. The relays here are registrations only; the partitions' consumers find nobody
+ * subscribes to, and, of relays publishing one partition of the source, only those split as the
+ * group is. The relays here are registrations only; the partitions' consumers find nobody
  * answering, which does not matter for the choice.
  */
 class GroupConsumerRelaysIT {
@@ -30,6 +31,14 @@ class GroupConsumerRelaysIT {
     private static final Duration SESSION = Duration.ofSeconds(4);
     private static final String SELECTS_EVERYTHING =
             "\"selects\":[{\"include\":[\"*.*\"],\"exclude\":[],\"where\":false,\"renames\":false}]";
+
+    /** Every table, split by {@code partitioner} (a canonical form). */
+    private static String selectsEverythingSplitBy(String partitioner) {
+        return "\"selects\":[{\"include\":[\"*.*\"],\"exclude\":[],\"where\":false,"
+                + "\"renames\":false,\"partitioner\":\""
+                + partitioner.replace("\"", "\\\"")
+                + "\"}]";
+    }
 
     private static void register(ZooKeeperSession zooKeeper, int source, int port, String capture)
             throws Exception {
@@ -54,6 +63,12 @@ class GroupConsumerRelaysIT {
 
     private static GroupConsumer member(String group, int source, Map<String, Object> subscription)
             throws Exception {
+        return member(group, source, subscription, List.of());
+    }
+
+    private static GroupConsumer member(
+            String group, int source, Map<String, Object> subscription, List<?> policies)
+            throws Exception {
         Map<String, Object> settings = new HashMap<>(subscription);
         settings.put("cluster.zookeeper", ZOOKEEPER.zooKeeper().connectString());
         settings.put("cluster.group", group);
@@ -62,12 +77,12 @@ class GroupConsumerRelaysIT {
         settings.put("cluster.relaySource", source);
         settings.put("subscription.partitions", 2);
         return GroupConsumer.start(
-                PartitionConfigs.of(settings, List.of()),
+                PartitionConfigs.of(settings, policies),
                 assignment -> event -> CallbackResult.SUCCESS);
     }
 
     @Test
-    void shouldTakeOnlyTheRelayCapturingEveryTableWhenTheSubscriptionWantsAllTables()
+    void shouldTakeOnlyTheRelaysPublishingEveryRowWhenTheSubscriptionWantsAllTables()
             throws Exception {
         String connect = ZOOKEEPER.zooKeeper().connectString();
         try (ZooKeeperSession relays = ZooKeeperSession.open(connect, SESSION)) {
@@ -88,6 +103,21 @@ class GroupConsumerRelaysIT {
                     21,
                     7104,
                     "\"include\":[],\"exclude\":[],\"partition\":0,\"partitions\":2,"
+                            + selectsEverythingSplitBy("byKeyHash(partitions=2)"));
+            // Partition 0 of 2 as well, but of whole tables: other rows than the group's
+            // partition 0, which is by key hash.
+            register(
+                    relays,
+                    21,
+                    7105,
+                    "\"include\":[],\"exclude\":[],\"partition\":0,\"partitions\":2,"
+                            + selectsEverythingSplitBy("byTable(partitions=2)"));
+            // A relay too old to say how it splits.
+            register(
+                    relays,
+                    21,
+                    7106,
+                    "\"include\":[],\"exclude\":[],\"partition\":1,\"partitions\":2,"
                             + SELECTS_EVERYTHING);
 
             try (GroupConsumer member = member("all-tables", 21, Map.of())) {
@@ -99,8 +129,10 @@ class GroupConsumerRelaysIT {
                                     assertThat(status.partitions()).hasSize(2);
                                     assertThat(status.relays())
                                             .as(
-                                                    "neither the relay of one table nor the one of"
-                                                            + " one table by its policies")
+                                                    "neither the relay of one table, nor the one of"
+                                                            + " one table by its policies, nor"
+                                                            + " those split otherwise than by key"
+                                                            + " hash")
                                             .containsExactly(
                                                     "http://127.0.0.1:7101",
                                                     "http://127.0.0.1:7104");
@@ -118,6 +150,49 @@ class GroupConsumerRelaysIT {
                                                         "http://127.0.0.1:7102",
                                                         "http://127.0.0.1:7103",
                                                         "http://127.0.0.1:7104"));
+            }
+        }
+    }
+
+    @Test
+    void shouldTakeASplitRelayOnlyWhenItSplitsAsThePoliciesOfThePolicySubscriptionDo()
+            throws Exception {
+        String connect = ZOOKEEPER.zooKeeper().connectString();
+        try (ZooKeeperSession relays = ZooKeeperSession.open(connect, SESSION)) {
+            register(
+                    relays,
+                    22,
+                    7201,
+                    "\"include\":[],\"exclude\":[],\"partition\":0,\"partitions\":2,"
+                            + selectsEverythingSplitBy(
+                                    "byColumn(column=\"tenant\",partitions=2,values={})"));
+            register(
+                    relays,
+                    22,
+                    7202,
+                    "\"include\":[],\"exclude\":[],\"partition\":1,\"partitions\":2,"
+                            + selectsEverythingSplitBy("byKeyHash(partitions=2)"));
+            register(relays, 22, 7203, "\"include\":[],\"exclude\":[]," + SELECTS_EVERYTHING);
+
+            List<?> byTenant =
+                    List.of(
+                            Map.of(
+                                    "include",
+                                    List.of("shop.*"),
+                                    "partition",
+                                    Map.of(
+                                            "byColumn",
+                                            Map.of("column", "tenant", "partitions", 2))));
+            try (GroupConsumer member = member("tenants", 22, Map.of(), byTenant)) {
+                Awaitility.await()
+                        .atMost(Duration.ofSeconds(30))
+                        .untilAsserted(
+                                () ->
+                                        assertThat(member.status().relays())
+                                                .as("not the relay split by key hash")
+                                                .containsExactly(
+                                                        "http://127.0.0.1:7201",
+                                                        "http://127.0.0.1:7203"));
             }
         }
     }

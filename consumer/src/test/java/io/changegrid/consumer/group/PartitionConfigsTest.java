@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.changegrid.config.ConfigException;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.GroupConfig;
+import io.changegrid.consumer.discovery.WantedTables;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,20 +55,50 @@ class PartitionConfigsTest {
     @Test
     void shouldAskRelaysForWhatTheSubscriptionSelectsWhenJudgingReplicas() {
         assertThat(PartitionConfigs.of(MEMBER, List.of()).wantedTables())
-                .containsExactly("shop.orders");
+                .containsExactly(new WantedTables("shop.orders", "byKeyHash(partitions=12)"));
 
         Map<String, Object> everything = new java.util.HashMap<>(MEMBER);
         everything.remove("subscription.tables");
         assertThat(PartitionConfigs.of(everything, List.of()).wantedTables())
-                .containsExactly("*.*");
+                .containsExactly(new WantedTables("*.*", "byKeyHash(partitions=12)"));
 
         List<?> policies =
                 List.of(
                         Map.of("include", List.of("shop.orders"), "where", "total > 10"),
                         Map.of("include", List.of("crm.*")));
         everything.put("subscription.partitions", 1);
+        assertThat(PartitionConfigs.of(everything, List.of()).wantedTables())
+                .as("a group of one partition is not split")
+                .containsExactly(WantedTables.whole("*.*"));
         assertThat(PartitionConfigs.of(everything, policies).wantedTables())
-                .containsExactly("shop.orders", "crm.*");
+                .containsExactly(WantedTables.whole("shop.orders"), WantedTables.whole("crm.*"));
+    }
+
+    @Test
+    void shouldSplitEachPolicysTablesByItsPartitionerWhenJudgingReplicasForAPolicySubscription() {
+        Map<String, Object> settings = new java.util.HashMap<>(MEMBER);
+        settings.remove("subscription.tables");
+        settings.put("subscription.partitions", 2);
+        List<?> policies =
+                List.of(
+                        Map.of(
+                                "include",
+                                List.of("shop.orders"),
+                                "partition",
+                                Map.of("byColumn", Map.of("column", "tenant", "partitions", 2))),
+                        Map.of(
+                                "include",
+                                List.of("crm.*", "shop.*"),
+                                "partition",
+                                Map.of("byTable", Map.of("partitions", 2))));
+
+        assertThat(PartitionConfigs.of(settings, policies).wantedTables())
+                .containsExactly(
+                        new WantedTables(
+                                "shop.orders",
+                                "byColumn(column=\"tenant\",partitions=2,values={})"),
+                        new WantedTables("crm.*", "byTable(partitions=2)"),
+                        new WantedTables("shop.*", "byTable(partitions=2)"));
     }
 
     @Test

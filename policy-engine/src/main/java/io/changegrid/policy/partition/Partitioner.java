@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Splits a stream into {@link #partitions()} parts; every row change of a table lands in exactly
@@ -38,6 +39,18 @@ public sealed interface Partitioner {
     }
 
     /**
+     * The kind and parameters in one fixed form, which relays register and consumers compare to
+     * tell whether two splits put the same rows in the same partition: {@code
+     * byTable(partitions=4)}, {@code byKeyHash(partitions=4)}, {@code
+     * byColumn(column="tenant_id",partitions=4,values={"3":1,"7":0})}, {@code
+     * byRange(column="total",bounds=[100,250.5])}. Text (column names, listed values, text bounds)
+     * is quoted as in JSON, listed values are sorted, numeric bounds are written without trailing
+     * zeros (they compare by value: 100 and 100.0 bound alike); so partitioners configured alike
+     * have equal forms however the YAML spelled them.
+     */
+    String canonicalForm();
+
+    /**
      * Whole tables: the hash of {@code database.table} (UTF-8, MurmurHash3) mod {@code partitions},
      * so a table stays in one partition, in order, under renames of other tables.
      */
@@ -49,6 +62,11 @@ public sealed interface Partitioner {
         @Override
         public int partitionOf(TableSchema schema, Object[] before, Object[] after) {
             return partitionOfTable(schema.database(), schema.table());
+        }
+
+        @Override
+        public String canonicalForm() {
+            return "byTable(partitions=" + partitions + ")";
         }
 
         /** The partition of a table by name, for a relay choosing what to capture. */
@@ -85,6 +103,11 @@ public sealed interface Partitioner {
             return KeyHash.partition(
                     KeyHash.ofRow(schema, after != null ? after : before, SCRATCH.get()),
                     partitions);
+        }
+
+        @Override
+        public String canonicalForm() {
+            return "byKeyHash(partitions=" + partitions + ")";
         }
     }
 
@@ -125,6 +148,18 @@ public sealed interface Partitioner {
                             : value.toString();
             Integer listed = values.get(text);
             return listed != null ? listed : KeyHash.partition(hashText(text), partitions);
+        }
+
+        @Override
+        public String canonicalForm() {
+            StringBuilder form = new StringBuilder("byColumn(column=");
+            quote(form, column).append(",partitions=").append(partitions).append(",values={");
+            String separator = "";
+            for (String value : new TreeMap<>(values).keySet()) {
+                quote(form.append(separator), value).append(':').append(values.get(value));
+                separator = ",";
+            }
+            return form.append("})").toString();
         }
     }
 
@@ -192,6 +227,23 @@ public sealed interface Partitioner {
             return low;
         }
 
+        @Override
+        public String canonicalForm() {
+            StringBuilder form = new StringBuilder("byRange(column=");
+            quote(form, column).append(",bounds=[");
+            String separator = "";
+            for (Comparable<?> bound : bounds) {
+                form.append(separator);
+                if (bound instanceof String) {
+                    quote(form, (String) bound);
+                } else {
+                    form.append(((BigDecimal) bound).stripTrailingZeros().toPlainString());
+                }
+                separator = ",";
+            }
+            return form.append("])").toString();
+        }
+
         private static int order(Comparable<?> a, Comparable<?> b) {
             return a instanceof String
                     ? ((String) a).compareTo((String) b)
@@ -207,6 +259,22 @@ public sealed interface Partitioner {
         return index < 0 || row == null
                 ? null
                 : TextValues.decoded(schema.column(index).type(), row[index]);
+    }
+
+    /** Appends {@code text} as a JSON string. */
+    private static StringBuilder quote(StringBuilder out, String text) {
+        out.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else if (c < 0x20) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append('"');
     }
 
     private static int hashText(String text) {

@@ -13,6 +13,7 @@ import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.ValueType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -121,5 +122,48 @@ class PartitionerTest {
         Partitioner.ByRange byName = new Partitioner.ByRange("tenant", List.of("m"));
         assertThat(byName.partitionOf(insert(T, 1L, "zulu".getBytes(StandardCharsets.UTF_8), null)))
                 .isEqualTo(1);
+    }
+
+    @Test
+    void shouldDescribeKindAndParametersAlikeWhenPartitionersAreConfiguredAlike() {
+        assertThat(new Partitioner.ByTable(4).canonicalForm()).isEqualTo("byTable(partitions=4)");
+        assertThat(new Partitioner.ByKeyHash(4).canonicalForm())
+                .isEqualTo("byKeyHash(partitions=4)");
+        Map<String, Integer> listed = new LinkedHashMap<>();
+        listed.put("7", 0);
+        listed.put("3", 1);
+        assertThat(new Partitioner.ByColumn("tenant", 4, listed).canonicalForm())
+                .isEqualTo("byColumn(column=\"tenant\",partitions=4,values={\"3\":1,\"7\":0})")
+                .isEqualTo(
+                        new Partitioner.ByColumn("tenant", 4, Map.of("3", 1, "7", 0))
+                                .canonicalForm());
+        assertThat(
+                        new Partitioner.ByRange(
+                                        "amount",
+                                        List.of(new BigDecimal("100.00"), new BigDecimal("2.5E+2")))
+                                .canonicalForm())
+                .as("bounds compare by value")
+                .isEqualTo("byRange(column=\"amount\",bounds=[100,250])");
+        assertThat(new Partitioner.ByRange("tenant", List.of("a\"b", "m")).canonicalForm())
+                .isEqualTo("byRange(column=\"tenant\",bounds=[\"a\\\"b\",\"m\"])");
+    }
+
+    @Test
+    void shouldDescribeDifferentlyWhenPartitionersSplitDifferently() {
+        assertThat(
+                        List.of(
+                                        new Partitioner.ByTable(4),
+                                        new Partitioner.ByKeyHash(4),
+                                        new Partitioner.ByKeyHash(8),
+                                        new Partitioner.ByColumn("tenant", 4, Map.of()),
+                                        new Partitioner.ByColumn("region", 4, Map.of()),
+                                        new Partitioner.ByColumn("tenant", 4, Map.of("3", 1)),
+                                        new Partitioner.ByRange("id", List.of(BigDecimal.TEN)),
+                                        new Partitioner.ByRange("id", List.of("10")))
+                                .stream()
+                                .map(Partitioner::canonicalForm)
+                                .distinct())
+                .as("text bound \"10\" is not numeric bound 10")
+                .hasSize(8);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.changegrid.policy.Policy;
 import io.changegrid.policy.capture.CapturePlan;
+import io.changegrid.policy.partition.Partitioner;
 import io.changegrid.policy.select.TablePattern;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,20 +19,24 @@ import java.util.List;
  *
  * <pre>
  * {"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[],
- *  "partition":-1,"partitions":0,
- *  "selects":[{"include":["shop.*"],"exclude":["shop.tmp_*"],"where":false,"renames":false}]}
+ *  "partition":1,"partitions":4,
+ *  "selects":[{"include":["shop.*"],"exclude":["shop.tmp_*"],"where":false,"renames":false,
+ *              "partitioner":"byKeyHash(partitions=4)"}]}
  * </pre>
  *
  * Consumers read the same format (the consumer module's own reader; the two modules share no code,
  * docs/cluster.md is the contract). {@code include}/{@code exclude} are the capture filter. {@code
  * partition} is {@code capture.partition}: -1 when the relay publishes every partition; {@code
  * partitions} is the number of partitions its policies split the source into when it publishes one
- * (0 when it publishes all), so that a consumer takes it for partition {@code p} of {@code N} only
- * when both match. {@code selects} is what its policies select, in their order (the first policy
- * selecting a table governs it): each policy's tables, whether it filters rows ({@code where:}) and
- * whether it renames tables; a relay without policies publishes every captured table unchanged,
+ * (0 when it publishes all). {@code selects} is what its policies select, in their order (the first
+ * policy selecting a table governs it): each policy's tables, whether it filters rows ({@code
+ * where:}), whether it renames tables and, when the relay publishes one partition, how that policy
+ * splits its rows ({@code partitioner}: {@link Partitioner#canonicalForm()}, null when the relay
+ * publishes every partition); a relay without policies publishes every captured table unchanged,
  * registered as one entry selecting {@code *.*}. A consumer uses a relay as a replica only if it
- * publishes every row of everything the consumer subscribes to under its own name.
+ * publishes every row of everything the consumer subscribes to under its own name, and a relay
+ * publishing one partition only for that partition of a group split the same way: same number, same
+ * count, same partitioner.
  *
  * @param sourceId the source the relay reads
  * @param endpoint the relay's base URL as consumers reach it
@@ -57,9 +62,15 @@ public record RelayRegistration(
      * @param exclude the tables it leaves out
      * @param where whether it publishes only the rows a predicate selects
      * @param renames whether it publishes the tables under another database or table name
+     * @param partitioner how it splits its rows ({@link Partitioner#canonicalForm()}) when the
+     *     relay publishes one partition; null when the relay publishes every partition
      */
     public record Selection(
-            List<String> include, List<String> exclude, boolean where, boolean renames) {
+            List<String> include,
+            List<String> exclude,
+            boolean where,
+            boolean renames,
+            String partitioner) {
 
         public Selection {
             include = List.copyOf(include);
@@ -68,13 +79,18 @@ public record RelayRegistration(
 
         /** A relay without policies: every captured table, every row, unchanged. */
         public static final Selection EVERYTHING =
-                new Selection(List.of("*.*"), List.of(), false, false);
+                new Selection(List.of("*.*"), List.of(), false, false, null);
 
-        /** What a relay's policies select, in order: {@link #EVERYTHING} without policies. */
+        /**
+         * What a relay's policies select, in order: {@link #EVERYTHING} without policies. A relay's
+         * policies' partitioners are registered only when it publishes one partition; a relay
+         * publishing all of them publishes every row whatever they say.
+         */
         public static List<Selection> of(CapturePlan plan) {
             if (plan.policies().isEmpty()) {
                 return List.of(EVERYTHING);
             }
+            boolean split = plan.partition() != CapturePlan.ALL_PARTITIONS;
             List<Selection> selects = new ArrayList<>();
             for (Policy policy : plan.policies().get().policies()) {
                 selects.add(
@@ -83,7 +99,9 @@ public record RelayRegistration(
                                 policy.exclude().stream().map(TablePattern::text).toList(),
                                 policy.where() != null,
                                 policy.transform().database() != null
-                                        || policy.transform().table() != null));
+                                        || policy.transform().table() != null,
+                                // CapturePlan.of checked that every policy of a split has one.
+                                split ? policy.partitioner().canonicalForm() : null));
             }
             return selects;
         }
@@ -131,6 +149,7 @@ public record RelayRegistration(
                 writeStrings(json, "exclude", selection.exclude());
                 json.writeBooleanField("where", selection.where());
                 json.writeBooleanField("renames", selection.renames());
+                json.writeStringField("partitioner", selection.partitioner()); // null as null
                 json.writeEndObject();
             }
             json.writeEndArray();

@@ -76,7 +76,8 @@ class RelayRegistrarIT {
                             "{\"sourceId\":7,\"endpoint\":\"http://127.0.0.1:7070\","
                                     + "\"include\":[\"shop.*\"],\"exclude\":[\"shop.audit\"],\"partition\":-1,"
                                     + "\"partitions\":0,\"selects\":[{\"include\":[\"*.*\"],"
-                                    + "\"exclude\":[],\"where\":false,\"renames\":false}]}");
+                                    + "\"exclude\":[],\"where\":false,\"renames\":false,"
+                                    + "\"partitioner\":null}]}");
         } finally {
             registrar.close();
         }
@@ -84,8 +85,9 @@ class RelayRegistrarIT {
     }
 
     @Test
-    void shouldRegisterItsPartitionOfHowManyAndWhatItsPoliciesSelectWhenTheRelaySplitsTheSource()
-            throws Exception {
+    void
+            shouldRegisterItsPartitionItsPartitionersAndWhatItsPoliciesSelectWhenTheRelaySplitsTheSource()
+                    throws Exception {
         RelayConfiguration configuration =
                 RelayConfiguration.load(
                         new LinkedHashMap<>(
@@ -94,7 +96,7 @@ class RelayRegistrarIT {
                                         policies:
                                           - include: [shop.orders]
                                             where: "total > 0"
-                                            partition: {byKeyHash: {partitions: 4}}
+                                            partition: {byColumn: {column: tenant, partitions: 4, values: {7: 1, 3: 0}}}
                                           - include: [shop.*]
                                             exclude: [shop.tmp_*]
                                             partition: {byKeyHash: {partitions: 4}}
@@ -115,9 +117,12 @@ class RelayRegistrarIT {
                     .contains(
                             "\"partition\":2,\"partitions\":4,\"selects\":["
                                     + "{\"include\":[\"shop.orders\"],\"exclude\":[],"
-                                    + "\"where\":true,\"renames\":false},"
+                                    + "\"where\":true,\"renames\":false,\"partitioner\":"
+                                    + "\"byColumn(column=\\\"tenant\\\",partitions=4,"
+                                    + "values={\\\"3\\\":0,\\\"7\\\":1})\"},"
                                     + "{\"include\":[\"shop.*\"],\"exclude\":[\"shop.tmp_*\"],"
-                                    + "\"where\":false,\"renames\":false}]");
+                                    + "\"where\":false,\"renames\":false,"
+                                    + "\"partitioner\":\"byKeyHash(partitions=4)\"}]");
         }
     }
 
