@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Checks, before the first binlog byte is read, that the source can be captured row by row: the
  * binlog is on and ROW-based, the user may replicate, and our server id does not clash. Every
- * problem is reported at once, each naming the setting and what to do; a partial row image is a
- * warning naming what consumers will miss.
+ * problem is reported at once, each naming the setting and what to do. Row images must be full: a
+ * column left out of an image cannot be told from a NULL.
  */
 final class SourceChecks {
 
@@ -26,12 +26,10 @@ final class SourceChecks {
      * Runs the checks.
      *
      * @param serverId the server id this fetcher will connect with
-     * @return the warnings (already logged)
      * @throws FetchFailedException listing every problem found
      */
-    static List<String> run(Connection connection, long serverId) throws SQLException {
+    static void run(Connection connection, long serverId) throws SQLException {
         List<String> problems = new ArrayList<>();
-        List<String> warnings = new ArrayList<>();
         String logBin = variable(connection, "log_bin");
         if (!"ON".equalsIgnoreCase(logBin) && !"1".equals(logBin)) {
             problems.add(
@@ -51,14 +49,18 @@ final class SourceChecks {
         }
         String rowImage = variable(connection, "binlog_row_image");
         if (rowImage != null && !"FULL".equalsIgnoreCase(rowImage)) {
-            warnings.add(
-                    "binlog_row_image="
+            // A column the server leaves out of an image would reach consumers as NULL, which no
+            // one downstream can tell from a real NULL: an applier would write it over the target's
+            // value. Refusing loses nothing; capturing would.
+            problems.add(
+                    "binlog_row_image must be FULL: binlog_row_image="
                             + rowImage
-                            + ": consumers will miss "
+                            + "; with it the server leaves "
                             + ("MINIMAL".equalsIgnoreCase(rowImage)
                                     ? "before-image columns other than the key and after-image columns that did not change"
                                     : "unchanged BLOB and TEXT columns")
-                            + " (they arrive as NULL); set binlog_row_image=FULL for complete images");
+                            + " out of row images, and they would arrive as NULL; set binlog_row_image=FULL"
+                            + " in the server configuration (SET GLOBAL affects only new sessions)");
         }
         long sourceServerId = Long.parseLong(variable(connection, "server_id"));
         if (sourceServerId == serverId) {
@@ -76,12 +78,10 @@ final class SourceChecks {
             replicaWithSameId(connection, serverId, problems);
         }
         privileges(grants, problems);
-        warnings.forEach(w -> LOG.warn("source check: {}", w));
         if (!problems.isEmpty()) {
             throw new FetchFailedException(
                     "source cannot be captured: " + String.join("; and ", problems));
         }
-        return warnings;
     }
 
     private static void replicaWithSameId(
