@@ -120,7 +120,7 @@ public class PolicyChainBenchmark {
         if (!chain.selects(Operation.INSERT, null, row)) {
             return -1;
         }
-        Object[] out = chain.transform(row, 1, scn, 1_700_000_000_000_000L);
+        Object[] out = chain.transform(row, false, 1, scn, 1_700_000_000_000_000L);
         return encoder.appendRowChange(Operation.INSERT, chain.output(), null, out);
     }
 
@@ -129,7 +129,7 @@ public class PolicyChainBenchmark {
     public Object[] policyChainWithoutEncoding() {
         Object[] row = rows[advance()];
         return chain.selects(Operation.INSERT, null, row)
-                ? chain.transform(row, 1, scn, 1_700_000_000_000_000L)
+                ? chain.transform(row, false, 1, scn, 1_700_000_000_000_000L)
                 : null;
     }
 

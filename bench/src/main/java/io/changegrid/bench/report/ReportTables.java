@@ -33,8 +33,7 @@ final class ReportTables {
                             Integer.toString(group.runs().size()),
                             fixed(m.path("seconds").asDouble(), 2),
                             rate(group),
-                            group.medianOf("secondHalfEventsPerSec")
-                                    .stream()
+                            group.medianOf("secondHalfEventsPerSec").stream()
                                     .mapToObj(v -> count(Math.round(v)))
                                     .findFirst()
                                     .orElse("-"),

@@ -92,6 +92,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     /** {@code start.scn()}, which parses the file name: kept per transaction, read per row. */
     private long startScn;
+
     private String transactionId;
     private long commitTimeMicros;
 
@@ -428,8 +429,8 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             if (!policy.selects(op, before, after)) {
                 return;
             }
-            before = policy.transform(before, sourceId, startScn, commitTimeMicros);
-            after = policy.transform(after, sourceId, startScn, commitTimeMicros);
+            before = policy.transform(before, true, sourceId, startScn, commitTimeMicros);
+            after = policy.transform(after, false, sourceId, startScn, commitTimeMicros);
             if (!policy.inPartition(before, after)) {
                 return;
             }

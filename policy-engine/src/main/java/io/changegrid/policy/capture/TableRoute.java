@@ -77,11 +77,15 @@ public final class TableRoute {
     /**
      * The image as published: masked, renamed, dropped, added to; the same array when the route
      * does not transform.
+     *
+     * @param beforeImage whether {@code image} is the before image (see {@link
+     *     RowTransformer#row(Object[], boolean, int, long, long)})
      */
-    public Object[] transform(Object[] image, int sourceId, long scn, long commitTimeMicros) {
+    public Object[] transform(
+            Object[] image, boolean beforeImage, int sourceId, long scn, long commitTimeMicros) {
         return transformer == null || image == null
                 ? image
-                : transformer.row(image, sourceId, scn, commitTimeMicros);
+                : transformer.row(image, beforeImage, sourceId, scn, commitTimeMicros);
     }
 
     /**

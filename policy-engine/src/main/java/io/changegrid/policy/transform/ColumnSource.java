@@ -35,6 +35,14 @@ public sealed interface ColumnSource {
      */
     boolean perTable();
 
+    /**
+     * Whether the value describes the change itself (its SCN, its commit time) rather than the row:
+     * such a value is unknown for a before image, which an earlier change wrote.
+     */
+    default boolean describesTheChange() {
+        return false;
+    }
+
     /** The same text on every row. */
     record Constant(String text) implements ColumnSource {
         @Override
@@ -101,6 +109,11 @@ public sealed interface ColumnSource {
         @Override
         public boolean perTable() {
             return this == DATABASE || this == DATABASE_HASH;
+        }
+
+        @Override
+        public boolean describesTheChange() {
+            return this == SCN || this == COMMIT_TIME;
         }
 
         /** The stable hash of a name, as {@link #DATABASE_HASH} computes it. */

@@ -187,21 +187,29 @@ public final class RowTransformer {
                 event.transactionId(),
                 event.operation(),
                 output,
-                row(event.before(), event),
-                row(event.after(), event),
+                row(event.before(), true, event),
+                row(event.after(), false, event),
                 event.ddl());
     }
 
     /** One transformed row image of an event, or {@code null} for a missing image. */
-    public Object[] row(Object[] values, ChangeEvent event) {
-        return row(values, event.sourceId(), event.scn(), event.commitTimeMicros());
+    public Object[] row(Object[] values, boolean beforeImage, ChangeEvent event) {
+        return row(values, beforeImage, event.sourceId(), event.scn(), event.commitTimeMicros());
     }
 
     /**
      * One transformed row image, or {@code null} for a missing image: a new array, so the source
      * image is left as it was.
+     *
+     * <p>In a before image, columns added from the change itself (SCN, commit time) are NULL: the
+     * before image is the row as an earlier change left it, and which change that was is not known.
+     * Stamping this event's values there would also make them look unchanged, and an applier
+     * writing only changed columns would leave the target's old SCN in place.
+     *
+     * @param beforeImage whether {@code values} is the before image
      */
-    public Object[] row(Object[] values, int sourceId, long scn, long commitTimeMicros) {
+    public Object[] row(
+            Object[] values, boolean beforeImage, int sourceId, long scn, long commitTimeMicros) {
         if (values == null) {
             return null;
         }
@@ -221,7 +229,9 @@ public final class RowTransformer {
             out[sourceIndex.length + i] =
                     constant != null
                             ? constant
-                            : added[i].value(source, sourceId, scn, commitTimeMicros);
+                            : beforeImage && added[i].describesTheChange()
+                                    ? null
+                                    : added[i].value(source, sourceId, scn, commitTimeMicros);
         }
         return out;
     }

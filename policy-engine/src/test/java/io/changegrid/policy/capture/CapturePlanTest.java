@@ -65,7 +65,7 @@ class CapturePlanTest {
         assertThat(route.passesEverything()).isTrue();
         assertThat(route.output()).isSameAs(ORDERS);
         Object[] row = {1L, 3L, "a@b", BigDecimal.ONE};
-        assertThat(route.transform(row, 1, 2, 3)).isSameAs(row);
+        assertThat(route.transform(row, false, 1, 2, 3)).isSameAs(row);
     }
 
     @Test
@@ -75,7 +75,7 @@ class CapturePlanTest {
                         policies(SPLIT.formatted("byKeyHash")), CapturePlan.ALL_PARTITIONS, "p");
 
         TableRoute users = plan.route(USERS);
-        Object[] masked = users.transform(new Object[] {1L, "Zoë", "123-45-6789"}, 1, 10, 0);
+        Object[] masked = users.transform(new Object[] {1L, "Zoë", "123-45-6789"}, false, 1, 10, 0);
         assertThat(masked).containsExactly(1L, "Zoë", "###########");
         assertThat(users.selects(Operation.INSERT, null, masked)).isTrue(); // no where: for users
 
@@ -130,7 +130,7 @@ class CapturePlanTest {
             int owners = 0;
             for (int p = 0; p < 2; p++) {
                 TableRoute route = relays.get(p);
-                Object[] out = route.transform(source, 1, 5, 0);
+                Object[] out = route.transform(source, false, 1, 5, 0);
                 if (!route.inPartition(null, out)) {
                     continue;
                 }
@@ -190,7 +190,7 @@ class CapturePlanTest {
         TableRoute route = plan.routeChanged(USERS, added);
         assertThat(route.output().columns().stream().map(Column::name))
                 .containsExactly("id", "name", "email");
-        assertThat(route.transform(new Object[] {1L, "Zoë", "secret", "z@x"}, 1, 1, 0))
+        assertThat(route.transform(new Object[] {1L, "Zoë", "secret", "z@x"}, false, 1, 1, 0))
                 .containsExactly(1L, "Z", "z@x");
 
         TableSchema ssnDropped = table(2, 3, "shop", "users", "id", "name", "email");
@@ -252,8 +252,9 @@ class CapturePlanTest {
                         "p");
         TableRoute route = plan.route(USERS);
         Object[] row = {1L, "n", "123"};
-        Object[] here = route.transform(row, 1, 1, 0);
-        Object[] there = CompletableFuture.supplyAsync(() -> route.transform(row, 1, 1, 0)).get();
+        Object[] here = route.transform(row, false, 1, 1, 0);
+        Object[] there =
+                CompletableFuture.supplyAsync(() -> route.transform(row, false, 1, 1, 0)).get();
         assertThat(Arrays.asList(there)).isEqualTo(Arrays.asList(here));
         assertThat((String) here[2]).hasSize(64).doesNotContain("123");
     }

@@ -72,7 +72,7 @@ class RowTransformerTest {
         undecoded[2] = ((String) ROW[2]).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         // Text given as bytes stays bytes (masked or not), with the same text as from strings.
         assertThat(
-                        java.util.Arrays.stream(transformer.row(undecoded, 9, 1234L, 0L))
+                        java.util.Arrays.stream(transformer.row(undecoded, false, 9, 1234L, 0L))
                                 .map(
                                         v ->
                                                 v instanceof byte[] utf8
@@ -82,7 +82,7 @@ class RowTransformerTest {
                                                                         .UTF_8)
                                                         : v)
                                 .toArray())
-                .isEqualTo(transformer.row(ROW, 9, 1234L, 0L));
+                .isEqualTo(transformer.row(ROW, false, 9, 1234L, 0L));
         assertThat(out.qualifiedName()).isEqualTo("crm_eu.people");
         assertThat(out.columns().stream().map(Column::name))
                 .containsExactly("user_id", "mail", "phone", "salary", "region");
@@ -141,8 +141,8 @@ class RowTransformerTest {
                                 Map.of(),
                                 Map.of("email", masks[0]),
                                 Map.of()));
-        assertThat(transformer.row(withNull, update(withNull, withNull))[1]).isNull();
-        assertThat(Arrays.asList(transformer.row(ROW, update(ROW, ROW))))
+        assertThat(transformer.row(withNull, false, update(withNull, withNull))[1]).isNull();
+        assertThat(Arrays.asList(transformer.row(ROW, false, update(ROW, ROW))))
                 .doesNotContain("zoë@example.com");
     }
 
@@ -164,8 +164,15 @@ class RowTransformerTest {
                                         "scn", ColumnSource.Metadata.SCN,
                                         "committed", ColumnSource.Metadata.COMMIT_TIME,
                                         "source", ColumnSource.Metadata.SOURCE_ID)));
-        Object[] row = transformer.apply(update(ROW, ROW)).after();
+        ChangeEvent transformed = transformer.apply(update(ROW, ROW));
+        Object[] row = transformed.after();
         assertThat(transformer.outputSchema().columnCount()).isEqualTo(6);
+        // The before image is an earlier change's row: at which SCN and commit time it was written
+        // is not known, so those are NULL (and an applier sees them change); database and source
+        // are the row's own.
+        assertThat(Arrays.asList(transformed.before()))
+                .containsExactlyInAnyOrder(
+                        1L, "crm", ColumnSource.Metadata.hashOf("crm"), null, null, 9L);
         assertThat(Arrays.asList(row))
                 .contains(
                         1L,
