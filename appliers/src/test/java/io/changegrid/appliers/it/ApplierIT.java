@@ -259,6 +259,61 @@ class ApplierIT {
         }
     }
 
+    @ParameterizedTest(name = "target={0}")
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void shouldApplyEveryUpdateWhenMoreColumnSetsChangeThanStatementsAreKeptPrepared(String name)
+            throws Exception {
+        Target target =
+                name.equals("postgres")
+                        ? Target.of(POSTGRES.database())
+                        : Target.of(MARIADB_TARGET.server());
+        String db = "column_sets_" + name;
+        String table = target.table(db, "t");
+        String columns = "c1 INT, c2 INT, c3 INT, c4 INT, c5 INT, c6 INT, c7 INT";
+        List<String> statements = new ArrayList<>();
+        statements.add("CREATE DATABASE " + db);
+        statements.add("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, " + columns + ")");
+        StringBuilder rows = new StringBuilder("INSERT INTO " + db + ".t VALUES ");
+        for (int id = 1; id <= 127; id++) {
+            rows.append(id == 1 ? "" : ", ").append("(").append(id).append(", 0,0,0,0,0,0,0)");
+        }
+        statements.add(rows.toString());
+        SOURCE.server().execute(statements.toArray(String[]::new));
+        JdbcApplier applier = applier(target, db, ApplierOptions.builder(target.url()));
+        Consumer consumer = consume(db, applier, 1000);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> safeCount(target, "SELECT count(*) FROM " + table) == 127);
+        // Row m changes exactly the columns of m's bits: 127 different column sets, more than a
+        // lane keeps prepared, so statements are evicted and prepared again along the way.
+        List<String> updates = new ArrayList<>();
+        for (int m = 1; m <= 127; m++) {
+            StringBuilder set = new StringBuilder();
+            for (int bit = 0; bit < 7; bit++) {
+                if ((m & (1 << bit)) != 0) {
+                    set.append(set.length() == 0 ? "" : ", ").append("c" + (bit + 1) + " = " + m);
+                }
+            }
+            updates.add("UPDATE " + db + ".t SET " + set + " WHERE id = " + m);
+        }
+        updates.add("INSERT INTO " + db + ".t VALUES (128, 0,0,0,0,0,0,0)");
+        SOURCE.server().execute(updates.toArray(String[]::new));
+        Pipeline.awaitUntil(
+                consumer,
+                () -> safeCount(target, "SELECT count(*) FROM " + table + " WHERE id = 128") == 1,
+                Duration.ofSeconds(30));
+        StringBuilder expected =
+                new StringBuilder("SELECT count(*) FROM " + table + " WHERE id <= 127");
+        for (int bit = 0; bit < 7; bit++) {
+            expected.append(" AND c")
+                    .append(bit + 1)
+                    .append(" = CASE WHEN (id & ")
+                    .append(1 << bit)
+                    .append(") <> 0 THEN id ELSE 0 END");
+        }
+        assertThat(safeCount(target, expected.toString())).isEqualTo(127);
+    }
+
     @Test
     void shouldMoveRowsAndIgnoreMissingOnesWhenKeysChangeAndTargetRowsAreGone() throws Exception {
         Target target = Target.of(POSTGRES.database());
