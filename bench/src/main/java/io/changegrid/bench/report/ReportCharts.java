@@ -91,7 +91,11 @@ final class ReportCharts {
                         chart(
                                 "End to end, " + workload,
                                 runs,
-                                g -> g.relays() + " relays x " + g.consumers() + " consumers",
+                                g ->
+                                        g.relays()
+                                                + (g.relays() == 1 ? " relay x " : " relays x ")
+                                                + g.consumers()
+                                                + (g.consumers() == 1 ? " consumer" : " consumers"),
                                 g ->
                                         WhitepaperFigures.sameConfiguration(
                                                 "e2e", g.relays(), g.consumers())),
