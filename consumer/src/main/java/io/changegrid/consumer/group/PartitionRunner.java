@@ -171,9 +171,9 @@ final class PartitionRunner {
         ConsumerStatus now = consumer.status();
         Optional<ConsumerException> failure = consumer.failure();
         PartitionState state =
-                failure.isEmpty()
-                        ? PartitionState.RUNNING
-                        : isFenced(failure.get()) ? PartitionState.FENCED : PartitionState.FAILED;
+                failure.isPresent()
+                        ? isFenced(failure.get()) ? PartitionState.FENCED : PartitionState.FAILED
+                        : owned.isOpen() ? PartitionState.RUNNING : PartitionState.SUSPENDED;
         return new PartitionStatus(
                 assignment.partition(),
                 assignment.epoch(),

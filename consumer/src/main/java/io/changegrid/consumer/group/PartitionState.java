@@ -6,6 +6,11 @@ public enum PartitionState {
     WAITING_FOR_RELAYS,
     /** Its consumer pulls and dispatches. */
     RUNNING,
+    /**
+     * Its consumer runs but hands nothing to the callback: this member's ownership is in doubt (its
+     * ZooKeeper session is not confirmed) until the session is back or the partition moves.
+     */
+    SUSPENDED,
     /** Its consumer stopped on an error: see the status's error. */
     FAILED,
     /**

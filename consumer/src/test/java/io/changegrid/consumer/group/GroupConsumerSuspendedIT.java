@@ -1,0 +1,62 @@
+package io.changegrid.consumer.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changegrid.consumer.api.CallbackResult;
+import io.changegrid.testkit.EmbeddedZooKeeper;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A member whose ZooKeeper connection is gone shows its partitions as SUSPENDED — running, but
+ * handing nothing to callbacks while ownership is in doubt — instead of RUNNING.
+ */
+class GroupConsumerSuspendedIT {
+
+    @Test
+    void shouldShowPartitionsSuspendedWhenTheMembersZooKeeperConnectionIsLost() throws Exception {
+        EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+        Map<String, Object> settings =
+                Map.of(
+                        "cluster.zookeeper",
+                        zooKeeper.connectString(),
+                        "cluster.group",
+                        "suspended",
+                        "cluster.instance",
+                        "m0",
+                        "cluster.sessionTimeout",
+                        "30s",
+                        "subscription.partitions",
+                        2,
+                        // Nobody answers there: the partitions' consumers run and retry.
+                        "relays",
+                        List.of("http://127.0.0.1:9"));
+        try (GroupConsumer member =
+                GroupConsumer.start(
+                        PartitionConfigs.of(settings, List.of()),
+                        assignment -> event -> CallbackResult.SUCCESS)) {
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(member.status().partitions())
+                                            .hasSize(2)
+                                            .allMatch(p -> p.state() == PartitionState.RUNNING));
+
+            zooKeeper.close();
+
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(member.status().partitions())
+                                            .hasSize(2)
+                                            .allMatch(p -> p.state() == PartitionState.SUSPENDED));
+        } finally {
+            zooKeeper.close();
+        }
+    }
+}
