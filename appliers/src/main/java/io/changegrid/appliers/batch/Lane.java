@@ -18,8 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One micro-batch lane: a target connection, the row changes routed to it since its last commit,
@@ -64,8 +62,6 @@ public final class Lane implements AutoCloseable {
         }
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(Lane.class);
-
     private final int id;
     private final Connection connection;
     private final CheckpointTable checkpoints;
@@ -78,14 +74,7 @@ public final class Lane implements AutoCloseable {
     private final Map<TargetTable, PreparedStatement> upserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> deletes = new HashMap<>();
-    private final Map<TargetTable, Map<BitSet, PreparedStatement>> updates = new HashMap<>();
-
-    /**
-     * In-place updates kept prepared per table, one per set of changed columns: a wide table
-     * updated in many different column combinations would otherwise hold a statement (on
-     * PostgreSQL, a server-side one) for each combination ever seen.
-     */
-    private static final int UPDATE_STATEMENTS_PER_TABLE = 64;
+    private final PreparedUpdates updates = new PreparedUpdates();
 
     private int pendingRows;
     // Written by the committer thread, read by the dispatcher and by monitoring threads.
@@ -461,13 +450,7 @@ public final class Lane implements AutoCloseable {
         }
         List<Change> missing = new ArrayList<>();
         for (Map.Entry<BitSet, List<Change>> group : byColumns.entrySet()) {
-            Map<BitSet, PreparedStatement> prepared =
-                    updates.computeIfAbsent(table, t -> new PreparedUpdates());
-            PreparedStatement update = prepared.get(group.getKey());
-            if (update == null) {
-                update = connection.prepareStatement(table.updateSql(group.getKey()));
-                prepared.put(group.getKey(), update);
-            }
+            PreparedStatement update = updates.of(connection, table, group.getKey());
             for (Change change : group.getValue()) {
                 table.bindUpdate(update, change.row(), change.changed());
                 update.addBatch();
@@ -480,31 +463,6 @@ public final class Lane implements AutoCloseable {
             }
         }
         return missing;
-    }
-
-    /**
-     * At most {@link #UPDATE_STATEMENTS_PER_TABLE} statements; the least recently used is closed.
-     */
-    private static final class PreparedUpdates extends LinkedHashMap<BitSet, PreparedStatement> {
-        private static final long serialVersionUID = 1L;
-
-        PreparedUpdates() {
-            super(16, 0.75f, true);
-        }
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<BitSet, PreparedStatement> eldest) {
-            if (size() <= UPDATE_STATEMENTS_PER_TABLE) {
-                return false;
-            }
-            try {
-                eldest.getValue().close();
-            } catch (SQLException e) {
-                // Closing only frees it early; closing the connection frees it as well.
-                LOG.debug("closing an evicted update statement failed: {}", e.getMessage());
-            }
-            return true;
-        }
     }
 
     private PreparedStatement statement(
