@@ -211,10 +211,7 @@ class ApplierIT {
     @ValueSource(strings = {"postgres", "mariadb"})
     void shouldWriteOnlyChangedColumnsWhenTheKeyStaysAndTheWholeImageWhenTheRowIsMissing(
             String name) throws Exception {
-        Target target =
-                name.equals("postgres")
-                        ? Target.of(POSTGRES.database())
-                        : Target.of(MARIADB_TARGET.server());
+        Target target = target(name);
         String db = "changed_" + name;
         String table = target.table(db, "t");
         SOURCE.server()
@@ -263,10 +260,7 @@ class ApplierIT {
     @ValueSource(strings = {"postgres", "mariadb"})
     void shouldApplyEveryUpdateWhenMoreColumnSetsChangeThanStatementsAreKeptPrepared(String name)
             throws Exception {
-        Target target =
-                name.equals("postgres")
-                        ? Target.of(POSTGRES.database())
-                        : Target.of(MARIADB_TARGET.server());
+        Target target = target(name);
         String db = "column_sets_" + name;
         String table = target.table(db, "t");
         String columns = "c1 INT, c2 INT, c3 INT, c4 INT, c5 INT, c6 INT, c7 INT";
@@ -464,6 +458,13 @@ class ApplierIT {
                 Duration.ofSeconds(30));
         assertThat(applier.insertFallbacks()).isEqualTo(1);
         assertThat(target.count("SELECT count(*) FROM clash.t")).isEqualTo(3);
+    }
+
+    /** The target named by a parameterized test: {@code postgres} or {@code mariadb}. */
+    private static Target target(String name) {
+        return name.equals("postgres")
+                ? Target.of(POSTGRES.database())
+                : Target.of(MARIADB_TARGET.server());
     }
 
     private static long safeCount(Target target, String sql) {
