@@ -92,6 +92,12 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     boolean optimisticInserts();
 
     /**
+     * A query for the names of a table's unique keys other than its primary key; parameters: the
+     * namespace and the table name.
+     */
+    String otherUniqueKeysQuery();
+
+    /**
      * The update of some columns of one row by its primary key: parameters are the columns in
      * order, then the key in key order. Its update count says whether the row was there.
      */

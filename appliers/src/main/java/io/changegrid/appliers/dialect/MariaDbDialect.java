@@ -81,6 +81,13 @@ public final class MariaDbDialect implements Dialect {
     }
 
     @Override
+    public String otherUniqueKeysQuery() {
+        return "SELECT DISTINCT index_name FROM information_schema.statistics"
+                + " WHERE table_schema = ? AND table_name = ? AND non_unique = 0"
+                + " AND index_name <> 'PRIMARY' ORDER BY index_name";
+    }
+
+    @Override
     public boolean transactionalDdl() {
         return false;
     }

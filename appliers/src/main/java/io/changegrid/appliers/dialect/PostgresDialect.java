@@ -67,6 +67,17 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public String otherUniqueKeysQuery() {
+        // Unique indexes, whether made by a UNIQUE constraint or by CREATE UNIQUE INDEX.
+        return "SELECT i.relname FROM pg_index x"
+                + " JOIN pg_class i ON i.oid = x.indexrelid"
+                + " JOIN pg_class t ON t.oid = x.indrelid"
+                + " JOIN pg_namespace n ON n.oid = t.relnamespace"
+                + " WHERE n.nspname = ? AND t.relname = ? AND x.indisunique AND NOT x.indisprimary"
+                + " ORDER BY i.relname";
+    }
+
+    @Override
     public boolean transactionalDdl() {
         return true;
     }

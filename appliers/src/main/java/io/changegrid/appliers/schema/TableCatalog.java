@@ -128,7 +128,8 @@ public final class TableCatalog {
      * @throws io.changegrid.appliers.typemap.UnmappableTypeException naming columns without a
      *     target type
      * @throws SchemaChangeRefusedException if the table or a column is missing and may not be made
-     * @throws IllegalArgumentException naming the table if it has no primary key
+     * @throws IllegalArgumentException naming the table if it has no primary key, or naming the
+     *     target table's unique keys other than its primary key
      */
     public TargetTable table(Connection connection, TableSchema schema) throws SQLException {
         long id = ((long) schema.tableId() << 32) | schema.version();
@@ -141,6 +142,7 @@ public final class TableCatalog {
             } finally {
                 lock.close();
             }
+            refuseOtherUniqueKeys(connection, schema);
             tables.put(id, table);
             lastSeen.putIfAbsent(schema.tableId(), schema);
         }
@@ -341,6 +343,36 @@ public final class TableCatalog {
             for (String sql : statements) {
                 statement.execute(sql);
             }
+        }
+    }
+
+    /**
+     * Refuses a target table with unique keys besides its primary key. Rows are written by primary
+     * key, in no order across keys (lanes, coalescing), so such a key can be violated where the
+     * source never violated it; and on MariaDB/MySQL an upsert meeting it would overwrite the row
+     * that holds the value — another row's data, silently.
+     */
+    private void refuseOtherUniqueKeys(Connection connection, TableSchema schema)
+            throws SQLException {
+        List<String> keys = new ArrayList<>();
+        try (PreparedStatement select =
+                connection.prepareStatement(dialect.otherUniqueKeysQuery())) {
+            select.setString(1, namespaceOf(schema));
+            select.setString(2, schema.table());
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    keys.add(rows.getString(1));
+                }
+            }
+        }
+        if (!keys.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "target table has unique keys besides its primary key, which apply by key"
+                            + " cannot keep: table="
+                            + nameOf(schema)
+                            + ", keys="
+                            + keys
+                            + "; drop them (or make them non-unique) in the target");
         }
     }
 

@@ -402,6 +402,35 @@ class ApplierIT {
         assertThat(target.count("SELECT count(*) FROM once.audit")).isEqualTo(60);
     }
 
+    @ParameterizedTest(name = "target={0}")
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void shouldRefuseATargetTableWithAUniqueKeyBesidesItsPrimaryKey(String name) throws Exception {
+        Target target = target(name);
+        String db = "unique_" + name;
+        String table = target.table(db, "t");
+        target.execute(
+                (name.equals("postgres") ? "CREATE SCHEMA " : "CREATE DATABASE ") + db,
+                "CREATE TABLE " + table + " (id INT PRIMARY KEY, email VARCHAR(40))",
+                "CREATE UNIQUE INDEX t_email ON " + table + " (email)");
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE " + db,
+                        "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, email VARCHAR(40))",
+                        "INSERT INTO " + db + ".t VALUES (1, 'a@example.com')");
+        Consumer consumer =
+                consume(db, applier(target, db, ApplierOptions.builder(target.url())), 10);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> consumer.state() == ConsumerState.FAILED);
+        assertThat(consumer.failure().orElseThrow())
+                .hasStackTraceContaining(
+                        "target table has unique keys besides its primary key, which apply by key"
+                                + " cannot keep: table="
+                                + table
+                                + ", keys=[t_email]");
+        assertThat(target.count("SELECT count(*) FROM " + table)).isZero();
+    }
+
     @Test
     void shouldFailTheBatchWhenANewerEpochOwnsTheCheckpoint() throws Exception {
         Target target = Target.of(MARIADB_TARGET.server());
