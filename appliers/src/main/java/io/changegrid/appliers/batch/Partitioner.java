@@ -20,7 +20,8 @@ public sealed interface Partitioner {
      * @param key the row's key values
      * @param row the row image the change routes by (after image; before image for deletes)
      * @param scn the transaction's SCN
-     * @param index the event's index in the transaction
+     * @param index the event's position among the events delivered in its transaction (the same on
+     *     every replica relay, unlike the frame's index)
      * @param lanes the number of lanes, at least 1
      * @return the lane, 0 .. lanes - 1
      */

@@ -78,6 +78,16 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private long transactionScn;
     private RowVersion transactionVersion;
     private boolean skipTransaction;
+
+    /**
+     * Events delivered so far in the current transaction: an event's position here, not the relay's
+     * frame index, places it and is what lane checkpoints record. Replicas a consumer may fail over
+     * to deliver the same events in the same order, but number a transaction's events among what
+     * each of them captures (other tables, another split), so only this position means the same
+     * event after a restart on another relay.
+     */
+    private int delivered;
+
     private long lastCompleteScn = -1;
 
     private volatile long rowsApplied;
@@ -253,11 +263,13 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                 new RowVersion(
                         transaction.sourceId(), transaction.scn(), transaction.commitTimeMicros());
         skipTransaction = transaction.scn() <= lowestLaneScn();
+        delivered = 0;
         return CallbackResult.SUCCESS;
     }
 
     @Override
     public CallbackResult onEvent(EventView event) {
+        int index = delivered++;
         if (skipTransaction) {
             return CallbackResult.SUCCESS;
         }
@@ -266,12 +278,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                 case INSERT -> {
                     TargetTable table = catalog.table(control, event.schema());
                     Object[] after = event.after();
-                    place(
-                            table,
-                            new RowKey(table.keyOf(after)),
-                            after,
-                            event.index(),
-                            Write.INSERT);
+                    place(table, new RowKey(table.keyOf(after)), after, index, Write.INSERT);
                 }
                 case UPDATE -> {
                     TargetTable table = catalog.table(control, event.schema());
@@ -285,30 +292,27 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                                 table,
                                 newKey,
                                 after,
-                                event.index(),
+                                index,
                                 changed.isEmpty() ? Write.UPSERT : Write.UPDATE);
                     } else {
-                        placeKeyChange(table, oldKey, before, newKey, after, event.index());
+                        placeKeyChange(table, oldKey, before, newKey, after, index);
                     }
                 }
                 case DELETE -> {
                     TargetTable table = catalog.table(control, event.schema());
                     Object[] before = event.before();
-                    place(
-                            table,
-                            new RowKey(table.keyOf(before)),
-                            before,
-                            event.index(),
-                            Write.DELETE);
+                    place(table, new RowKey(table.keyOf(before)), before, index, Write.DELETE);
                 }
-                case SCHEMA_CHANGE -> applySchemaChange(event);
+                case SCHEMA_CHANGE -> applySchemaChange(event, index);
                 default -> {
                     // Heartbeats and transaction ends never reach onEvent.
                 }
             }
             return CallbackResult.SUCCESS;
         } catch (SQLException e) {
-            return failed("applying scn=" + event.scn() + ", index=" + event.index(), e);
+            return failed(
+                    "applying scn=" + event.scn() + ", event=" + index + ", index=" + event.index(),
+                    e);
         }
     }
 
@@ -404,13 +408,13 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         return false;
     }
 
-    private void applySchemaChange(EventView event) throws SQLException {
+    private void applySchemaChange(EventView event, int index) throws SQLException {
         if (event.schema() == null) {
             return; // a change without a table: nothing in the target follows it
         }
         // Every lane commits first (no lane keeps a row of the old shape); a schema change is its
         // own transaction, so this cuts none.
-        commitAll(LaneCheckpoint.within(lastCompleteScn, transactionScn, event.index() - 1));
+        commitAll(LaneCheckpoint.within(lastCompleteScn, transactionScn, index - 1));
         long epoch = options.epoch().getAsLong();
         boolean transactional = dialect.transactionalDdl();
         control.setAutoCommit(!transactional);

@@ -25,21 +25,28 @@ final class Pipeline {
 
     static Relay startRelay(MariaDbServer server, Path stateDirectory, long serverId)
             throws Exception {
-        Relay relay =
-                Relay.start(
-                        RelaySettings.SCHEMA.load(
-                                Map.of(),
-                                Map.of(
-                                        "source.host", server.host(),
-                                        "source.port", Integer.toString(server.port()),
-                                        "source.user", server.user(),
-                                        "source.password", server.password(),
-                                        "source.serverId", Long.toString(serverId),
-                                        "source.heartbeatInterval", "200ms",
-                                        "buffer.capacity", "64MiB",
-                                        "buffer.segmentSize", "4MiB",
-                                        "state.directory", stateDirectory.toString(),
-                                        "http.port", "0")));
+        return startRelay(server, stateDirectory, serverId, Map.of());
+    }
+
+    /** A relay with {@code more} settings besides the source and local ones, e.g. its capture. */
+    static Relay startRelay(
+            MariaDbServer server, Path stateDirectory, long serverId, Map<String, String> more)
+            throws Exception {
+        Map<String, String> settings =
+                new java.util.HashMap<>(
+                        Map.of(
+                                "source.host", server.host(),
+                                "source.port", Integer.toString(server.port()),
+                                "source.user", server.user(),
+                                "source.password", server.password(),
+                                "source.serverId", Long.toString(serverId),
+                                "source.heartbeatInterval", "200ms",
+                                "buffer.capacity", "64MiB",
+                                "buffer.segmentSize", "4MiB",
+                                "state.directory", stateDirectory.toString(),
+                                "http.port", "0"));
+        settings.putAll(more);
+        Relay relay = Relay.start(RelaySettings.SCHEMA.load(Map.of(), settings));
         Awaitility.await()
                 .atMost(Duration.ofSeconds(20))
                 .until(() -> relay.buffer().newestScn() >= 0);
