@@ -38,25 +38,23 @@ class GroupConsumerSuspendedIT {
                 GroupConsumer.start(
                         PartitionConfigs.of(settings, List.of()),
                         assignment -> event -> CallbackResult.SUCCESS)) {
-            Awaitility.await()
-                    .atMost(Duration.ofSeconds(30))
-                    .untilAsserted(
-                            () ->
-                                    assertThat(member.status().partitions())
-                                            .hasSize(2)
-                                            .allMatch(p -> p.state() == PartitionState.RUNNING));
+            awaitEveryPartition(member, PartitionState.RUNNING);
 
             zooKeeper.close();
 
-            Awaitility.await()
-                    .atMost(Duration.ofSeconds(30))
-                    .untilAsserted(
-                            () ->
-                                    assertThat(member.status().partitions())
-                                            .hasSize(2)
-                                            .allMatch(p -> p.state() == PartitionState.SUSPENDED));
+            awaitEveryPartition(member, PartitionState.SUSPENDED);
         } finally {
             zooKeeper.close();
         }
+    }
+
+    private static void awaitEveryPartition(GroupConsumer member, PartitionState state) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () ->
+                                assertThat(member.status().partitions())
+                                        .hasSize(2)
+                                        .allMatch(p -> p.state() == state));
     }
 }
