@@ -24,6 +24,7 @@ final class SqlErrors {
                         && (state.startsWith("08") // connection
                                 || state.startsWith("40") // deadlock, serialization
                                 || state.startsWith("53") // PostgreSQL: out of resources
+                                || state.equals("55P03") // PostgreSQL: lock_timeout reached
                                 || state.startsWith("57") // PostgreSQL: shutdown, cancel
                                 || state.equals("HYT00"))) {
                     return true;
