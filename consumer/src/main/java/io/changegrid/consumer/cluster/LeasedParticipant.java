@@ -5,6 +5,8 @@ import org.apache.helix.AccessOption;
 import org.apache.helix.HelixDataAccessor;
 import org.apache.helix.InstanceType;
 import org.apache.helix.manager.zk.ZKHelixManager;
+import org.apache.helix.zookeeper.api.client.RealmAwareZkClient;
+import org.apache.helix.zookeeper.exception.ZkClientException;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.data.Stat;
 
@@ -22,7 +24,22 @@ final class LeasedParticipant extends ZKHelixManager {
 
     LeasedParticipant(String cluster, String instance, String zooKeeper, Duration sessionTimeout) {
         super(cluster, instance, InstanceType.PARTICIPANT, zooKeeper);
-        this.lease = new SessionLease(instance, sessionTimeout, this::sessionAlive);
+        this.lease =
+                new SessionLease(
+                        instance,
+                        sessionTimeout,
+                        this::sessionAlive,
+                        new SessionLease.Connection() {
+                            @Override
+                            public long sessionId() {
+                                return currentSessionId();
+                            }
+
+                            @Override
+                            public boolean isConnected() {
+                                return LeasedParticipant.this.isConnected();
+                            }
+                        });
     }
 
     /** The lease of this participant's session. */
@@ -40,6 +57,22 @@ final class LeasedParticipant extends ZKHelixManager {
     public void handleNewSession(String sessionId) throws Exception {
         lease.newSession();
         super.handleNewSession(sessionId);
+    }
+
+    /**
+     * The session of the participant's ZooKeeper handle, read from the handle itself: Helix's own
+     * record of it changes only once its event thread gets to the new session.
+     */
+    private long currentSessionId() {
+        RealmAwareZkClient client = _zkclient;
+        if (client == null) {
+            return 0;
+        }
+        try {
+            return client.getSessionId();
+        } catch (ZkClientException e) {
+            return 0; // no handle between an expiry and the next connection
+        }
     }
 
     /**

@@ -27,7 +27,11 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>the session is the same (an expiry or a new session ends every earlier ownership),
  *   <li>it is connected (a Disconnected event suspends it until SyncConnected says the same session
- *       goes on), and
+ *       goes on),
+ *   <li>the connection, as the ticker reads it every {@code tick}, is up under that session: Helix
+ *       hands state events over on the single thread that also runs its change callbacks, and a
+ *       callback waiting on ZooKeeper during an outage holds the Disconnected event back for as
+ *       long as the outage lasts, and
  *   <li>no pause was seen: a ticker thread notes the time every {@code tick}; a gap longer than a
  *       third of the session timeout means this process (or its scheduling) stood still long enough
  *       for the session to lapse, and suspends every ownership until a read through the
@@ -44,11 +48,13 @@ final class SessionLease implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SessionLease.class);
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long NO_SESSION = 0;
 
     private final String instance;
     private final long tickNanos;
     private final long pauseNanos;
     private final BooleanSupplier confirm;
+    private final Connection connection;
     private final ScheduledExecutorService ticker;
     private final ExecutorService confirmations;
     private final AtomicBoolean confirming = new AtomicBoolean();
@@ -59,14 +65,34 @@ final class SessionLease implements AutoCloseable {
     private volatile boolean connected;
     private volatile boolean suspended;
 
+    /** The session the connection was up under at the last tick; {@link #NO_SESSION} if down. */
+    private volatile long connectedSession = NO_SESSION;
+
+    /**
+     * The participant's connection as it is now, read without waiting for Helix's events. Called on
+     * the ticker and when a partition is assigned; must not block for long.
+     */
+    interface Connection {
+        /** The id of the connection's current session, whether connected or not; 0 if none. */
+        long sessionId();
+
+        /** Whether the connection is up now. */
+        boolean isConnected();
+    }
+
     /**
      * @param instance the member's name, for messages
      * @param sessionTimeout the participant's session timeout
      * @param confirm reads, through the participant's connection, whether its session is alive (may
      *     block; runs on a thread of the lease's own)
+     * @param connection the participant's connection
      */
-    SessionLease(String instance, Duration sessionTimeout, BooleanSupplier confirm) {
-        this(instance, sessionTimeout, confirm, System::nanoTime);
+    SessionLease(
+            String instance,
+            Duration sessionTimeout,
+            BooleanSupplier confirm,
+            Connection connection) {
+        this(instance, sessionTimeout, confirm, connection, System::nanoTime);
     }
 
     /** As above, reading time from {@code nanoClock} (tests make it jump as a pause would). */
@@ -74,8 +100,10 @@ final class SessionLease implements AutoCloseable {
             String instance,
             Duration sessionTimeout,
             BooleanSupplier confirm,
+            Connection connection,
             LongSupplier nanoClock) {
         this.instance = instance;
+        this.connection = connection;
         this.nanoClock = nanoClock;
         this.lastTickNanos = nanoClock.getAsLong();
         long timeout = sessionTimeout.toNanos();
@@ -104,13 +132,15 @@ final class SessionLease implements AutoCloseable {
     void start() {
         lastTickNanos = nanoClock.getAsLong();
         connected = true;
+        readConnection();
         ticker.scheduleAtFixedRate(this::tick, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
     }
 
     /** An ownership of a partition assigned now, under the current session. */
     Ownership ownership() {
         long assignedUnder = generation;
-        return () -> holds(assignedUnder);
+        long session = connection.sessionId();
+        return () -> holds(assignedUnder, session);
     }
 
     /** The participant's ZooKeeper connection changed state. */
@@ -145,12 +175,17 @@ final class SessionLease implements AutoCloseable {
         confirmations.shutdownNow();
     }
 
-    private boolean holds(long assignedUnder) {
+    private boolean holds(long assignedUnder, long session) {
         // The tick first: a ticker that saw a pause marks the lease suspended before it moves the
         // tick on, so whoever reads the new tick reads the suspension too.
         long tick = lastTickNanos;
         long sinceTick = nanoClock.getAsLong() - tick;
-        return sinceTick <= pauseNanos && !suspended && connected && generation == assignedUnder;
+        return sinceTick <= pauseNanos
+                && !suspended
+                && connected
+                && generation == assignedUnder
+                && connectedSession == session
+                && session != NO_SESSION;
     }
 
     private void tick() {
@@ -159,6 +194,7 @@ final class SessionLease implements AutoCloseable {
         // runs.
         try {
             checkPause();
+            readConnection();
         } catch (RuntimeException e) {
             LOG.error(
                     "session lease tick failed, the next tick tries again: instance={}",
@@ -185,6 +221,20 @@ final class SessionLease implements AutoCloseable {
             } catch (RejectedExecutionException e) {
                 confirming.set(false); // closed
             }
+        }
+    }
+
+    private void readConnection() {
+        long session = connection.sessionId();
+        long now = connection.isConnected() ? session : NO_SESSION;
+        long before = connectedSession;
+        if (now != before) {
+            connectedSession = now;
+            LOG.info(
+                    "member's ZooKeeper connection {}: instance={}, sessionId=0x{}",
+                    now == NO_SESSION ? "down, its partitions' deliveries pause" : "up",
+                    instance,
+                    Long.toHexString(now == NO_SESSION ? before : now));
         }
     }
 

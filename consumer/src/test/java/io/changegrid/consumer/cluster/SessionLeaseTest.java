@@ -21,6 +21,8 @@ class SessionLeaseTest {
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
     private final AtomicBoolean alive = new AtomicBoolean();
     private final AtomicInteger confirmations = new AtomicInteger();
+    private final AtomicLong session = new AtomicLong(0x51L);
+    private final AtomicBoolean up = new AtomicBoolean(true);
     private final SessionLease lease =
             new SessionLease(
                     "m0",
@@ -28,6 +30,17 @@ class SessionLeaseTest {
                     () -> {
                         confirmations.incrementAndGet();
                         return alive.get();
+                    },
+                    new SessionLease.Connection() {
+                        @Override
+                        public long sessionId() {
+                            return session.get();
+                        }
+
+                        @Override
+                        public boolean isConnected() {
+                            return up.get();
+                        }
                     },
                     clock::get);
 
@@ -89,5 +102,42 @@ class SessionLeaseTest {
         lease.stateChanged(KeeperState.SyncConnected);
 
         assertThat(owned.isHeld()).isTrue();
+    }
+
+    @Test
+    void shouldStopHoldingWhenTheConnectionIsDownThoughNoEventSaidSo() {
+        lease.start();
+        Ownership owned = lease.ownership();
+
+        up.set(false);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(10, TimeUnit.MILLISECONDS)
+                .until(() -> !owned.isHeld());
+
+        up.set(true);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(10, TimeUnit.MILLISECONDS)
+                .until(owned::isHeld);
+    }
+
+    @Test
+    void shouldStopHoldingWhenTheSessionChangedThoughNoEventSaidSo() {
+        lease.start();
+        Ownership first = lease.ownership();
+
+        session.set(0x52L);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(10, TimeUnit.MILLISECONDS)
+                .until(() -> !first.isHeld());
+
+        Ownership second = lease.ownership();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(10, TimeUnit.MILLISECONDS)
+                .until(second::isHeld);
+        assertThat(first.isHeld()).as("assigned under the session before").isFalse();
     }
 }
