@@ -92,6 +92,7 @@ public final class BinlogFetcher {
         credentials.setProperty("password", config.password());
         try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), credentials)) {
             SourceChecks.run(connection, config.serverId());
+            CascadingForeignKeys.warn(connection, config.capture());
             if (resumePosition != null) {
                 BinlogPosition start = BinlogPosition.parse(resumePosition);
                 // The history as of the last transaction processed: a DDL starting right at the
