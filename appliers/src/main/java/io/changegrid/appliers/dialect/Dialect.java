@@ -98,6 +98,12 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     String otherUniqueKeysQuery();
 
     /**
+     * A query for the names of the foreign keys a table takes part in, as the referencing or the
+     * referenced table; parameters: the namespace and the table name, twice.
+     */
+    String foreignKeysQuery();
+
+    /**
      * The update of some columns of one row by its primary key: parameters are the columns in
      * order, then the key in key order. Its update count says whether the row was there.
      */

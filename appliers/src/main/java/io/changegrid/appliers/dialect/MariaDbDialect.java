@@ -88,6 +88,15 @@ public final class MariaDbDialect implements Dialect {
     }
 
     @Override
+    public String foreignKeysQuery() {
+        return "SELECT DISTINCT constraint_name FROM information_schema.key_column_usage"
+                + " WHERE referenced_table_name IS NOT NULL"
+                + " AND ((table_schema = ? AND table_name = ?)"
+                + " OR (referenced_table_schema = ? AND referenced_table_name = ?))"
+                + " ORDER BY constraint_name";
+    }
+
+    @Override
     public boolean transactionalDdl() {
         return false;
     }

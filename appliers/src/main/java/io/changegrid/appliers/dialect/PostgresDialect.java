@@ -78,6 +78,18 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public String foreignKeysQuery() {
+        return "SELECT c.conname FROM pg_constraint c"
+                + " JOIN pg_class child ON child.oid = c.conrelid"
+                + " JOIN pg_namespace cn ON cn.oid = child.relnamespace"
+                + " JOIN pg_class parent ON parent.oid = c.confrelid"
+                + " JOIN pg_namespace pn ON pn.oid = parent.relnamespace"
+                + " WHERE c.contype = 'f' AND ((cn.nspname = ? AND child.relname = ?)"
+                + " OR (pn.nspname = ? AND parent.relname = ?))"
+                + " ORDER BY c.conname";
+    }
+
+    @Override
     public boolean transactionalDdl() {
         return true;
     }

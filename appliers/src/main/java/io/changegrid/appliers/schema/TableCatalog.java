@@ -129,7 +129,8 @@ public final class TableCatalog {
      *     target type
      * @throws SchemaChangeRefusedException if the table or a column is missing and may not be made
      * @throws IllegalArgumentException naming the table if it has no primary key, or naming the
-     *     target table's unique keys other than its primary key
+     *     target table's unique keys other than its primary key and the foreign keys it takes part
+     *     in
      */
     public TargetTable table(Connection connection, TableSchema schema) throws SQLException {
         long id = ((long) schema.tableId() << 32) | schema.version();
@@ -142,7 +143,7 @@ public final class TableCatalog {
             } finally {
                 lock.close();
             }
-            refuseOtherUniqueKeys(connection, schema);
+            refuseConstraints(connection, schema);
             tables.put(id, table);
             lastSeen.putIfAbsent(schema.tableId(), schema);
         }
@@ -352,28 +353,56 @@ public final class TableCatalog {
      * source never violated it; and on MariaDB/MySQL an upsert meeting it would overwrite the row
      * that holds the value — another row's data, silently.
      */
-    private void refuseOtherUniqueKeys(Connection connection, TableSchema schema)
-            throws SQLException {
-        List<String> keys = new ArrayList<>();
-        try (PreparedStatement select =
-                connection.prepareStatement(dialect.otherUniqueKeysQuery())) {
-            select.setString(1, namespaceOf(schema));
-            select.setString(2, schema.table());
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    keys.add(rows.getString(1));
-                }
-            }
-        }
-        if (!keys.isEmpty()) {
-            throw new IllegalArgumentException(
+    /**
+     * Refuses a target table with constraints that writing by primary key cannot keep: unique keys
+     * besides the primary key (an upsert meeting one overwrites or fails on another row, and lanes
+     * can break one the source never broke) and foreign keys (a commit writes its tables' rows in
+     * no source order, and lanes commit apart).
+     */
+    private void refuseConstraints(Connection connection, TableSchema schema) throws SQLException {
+        List<String> uniqueKeys = names(connection, dialect.otherUniqueKeysQuery(), schema, 1);
+        List<String> foreignKeys = names(connection, dialect.foreignKeysQuery(), schema, 2);
+        List<String> problems = new ArrayList<>();
+        if (!uniqueKeys.isEmpty()) {
+            problems.add(
                     "target table has unique keys besides its primary key, which apply by key"
                             + " cannot keep: table="
                             + nameOf(schema)
                             + ", keys="
-                            + keys
+                            + uniqueKeys
                             + "; drop them (or make them non-unique) in the target");
         }
+        if (!foreignKeys.isEmpty()) {
+            problems.add(
+                    "target table takes part in foreign keys, which apply by key cannot keep (a"
+                            + " commit writes its tables' rows in no source order, and lanes commit"
+                            + " apart): table="
+                            + nameOf(schema)
+                            + ", foreignKeys="
+                            + foreignKeys
+                            + "; drop them in the target (the source enforces them)");
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; and ", problems));
+        }
+    }
+
+    /** The names a constraint query finds, its table parameters bound {@code times} times. */
+    private List<String> names(Connection connection, String query, TableSchema schema, int times)
+            throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(query)) {
+            for (int i = 0; i < times; i++) {
+                select.setString(2 * i + 1, namespaceOf(schema));
+                select.setString(2 * i + 2, schema.table());
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    names.add(rows.getString(1));
+                }
+            }
+        }
+        return names;
     }
 
     /** The target table's columns (name to data type) in order; empty if there is no table. */

@@ -431,6 +431,39 @@ class ApplierIT {
         assertThat(target.count("SELECT count(*) FROM " + table)).isZero();
     }
 
+    @ParameterizedTest(name = "target={0}")
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void shouldRefuseATargetTableThatTakesPartInAForeignKey(String name) throws Exception {
+        Target target = target(name);
+        String db = "foreign_" + name;
+        String parent = target.table(db, "parent");
+        String table = target.table(db, "t");
+        target.execute(
+                (name.equals("postgres") ? "CREATE SCHEMA " : "CREATE DATABASE ") + db,
+                "CREATE TABLE " + parent + " (id INT PRIMARY KEY)",
+                "CREATE TABLE "
+                        + table
+                        + " (id INT PRIMARY KEY, parent_id INT, CONSTRAINT t_parent FOREIGN KEY"
+                        + " (parent_id) REFERENCES "
+                        + parent
+                        + " (id))");
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE " + db,
+                        "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, parent_id INT)",
+                        "INSERT INTO " + db + ".t VALUES (1, NULL)");
+        Consumer consumer =
+                consume(db, applier(target, db, ApplierOptions.builder(target.url())), 10);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> consumer.state() == ConsumerState.FAILED);
+        assertThat(consumer.failure().orElseThrow())
+                .hasStackTraceContaining(
+                        "target table takes part in foreign keys, which apply by key cannot keep")
+                .hasStackTraceContaining("table=" + table + ", foreignKeys=[t_parent]");
+        assertThat(target.count("SELECT count(*) FROM " + table)).isZero();
+    }
+
     @Test
     void shouldFailTheBatchWhenANewerEpochOwnsTheCheckpoint() throws Exception {
         Target target = Target.of(MARIADB_TARGET.server());
