@@ -69,7 +69,10 @@ class ConsumerFailoverIT {
                     .atMost(Duration.ofSeconds(30))
                     .until(
                             () ->
-                                    log.events().contains("orders INSERT 600")
+                                    (log.events().contains("orders INSERT 600")
+                                                    && consumer.status()
+                                                            .relay()
+                                                            .equals(RelayFixture.url(second) + "/"))
                                             || consumer.state() == ConsumerState.FAILED);
             assertThat(consumer.failure()).isEmpty();
             assertThat(consumer.status().relay()).isEqualTo(RelayFixture.url(second) + "/");

@@ -67,7 +67,8 @@ class ClusterStatusCommandIT {
                     .until(
                             () ->
                                     a.isConnected()
-                                            && view.read().owners().size() == 4
+                                            && ownedBy(view, "a") == 2
+                                            && ownedBy(view, "b") == 2
                                             && b.status().partitions().size() == 2);
 
             String output =
@@ -168,5 +169,10 @@ class ClusterStatusCommandIT {
                 null,
                 partition -> checkpoints.claim(partition, name),
                 IDLE);
+    }
+
+    /** How many partitions the view shows {@code member} owning. */
+    private static long ownedBy(ClusterView view, String member) throws Exception {
+        return view.read().owners().values().stream().filter(member::equals).count();
     }
 }

@@ -20,8 +20,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 
@@ -40,6 +42,7 @@ final class LocalCluster {
 
     private final ClusterDirectory directory;
     private final PrintStream out;
+    private final Set<Integer> portsGiven = new HashSet<>();
 
     LocalCluster(ClusterDirectory directory, PrintStream out) {
         this.directory = directory;
@@ -267,9 +270,17 @@ final class LocalCluster {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /**
+     * A port free now and not given to another process of this grid: each child binds its port
+     * only once it runs, so the system could hand the same free port out twice meanwhile.
+     */
+    private int freePort() throws IOException {
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                if (portsGiven.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            }
         }
     }
 

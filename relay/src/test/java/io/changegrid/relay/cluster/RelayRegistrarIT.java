@@ -216,9 +216,11 @@ class RelayRegistrarIT {
         } finally {
             long started = System.nanoTime();
             registrar.close();
+            // Closing the ZooKeeper handle takes a round trip and thread joins, which a busy
+            // machine stretches; waiting for the next attempt would take its whole delay.
             assertThat(Duration.ofNanos(System.nanoTime() - started))
                     .as("close does not wait for the next attempt's turn")
-                    .isLessThan(Duration.ofMillis(1_000));
+                    .isLessThan(Duration.ofMillis(1_900));
         }
         assertThat(registrar.isRegistered()).isFalse();
     }
