@@ -348,16 +348,12 @@ public final class TableCatalog {
     }
 
     /**
-     * Refuses a target table with unique keys besides its primary key. Rows are written by primary
-     * key, in no order across keys (lanes, coalescing), so such a key can be violated where the
-     * source never violated it; and on MariaDB/MySQL an upsert meeting it would overwrite the row
-     * that holds the value — another row's data, silently.
-     */
-    /**
-     * Refuses a target table with constraints that writing by primary key cannot keep: unique keys
-     * besides the primary key (an upsert meeting one overwrites or fails on another row, and lanes
-     * can break one the source never broke) and foreign keys (a commit writes its tables' rows in
-     * no source order, and lanes commit apart).
+     * Refuses a target table with constraints that writing by primary key cannot keep. Rows are
+     * written by primary key, in no order across keys (lanes, coalescing): a unique key besides the
+     * primary key can be violated where the source never violated it, and on MariaDB/MySQL an
+     * upsert meeting it would overwrite the row that holds the value — another row's data,
+     * silently; a foreign key can see a child row before its parent, as a commit writes its tables'
+     * rows in no source order and lanes commit apart.
      */
     private void refuseConstraints(Connection connection, TableSchema schema) throws SQLException {
         List<String> uniqueKeys = names(connection, dialect.otherUniqueKeysQuery(), schema, 1);

@@ -271,8 +271,8 @@ final class LocalCluster {
     }
 
     /**
-     * A port free now and not given to another process of this grid: each child binds its port
-     * only once it runs, so the system could hand the same free port out twice meanwhile.
+     * A port free now and not given to another process of this grid: each child binds its port only
+     * once it runs, so the system could hand the same free port out twice meanwhile.
      */
     private int freePort() throws IOException {
         while (true) {
