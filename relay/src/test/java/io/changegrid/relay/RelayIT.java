@@ -2,6 +2,8 @@ package io.changegrid.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import io.changegrid.config.Config;
 import io.changegrid.events.Operation;
 import io.changegrid.relay.config.RelaySettings;
@@ -17,6 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -258,6 +262,41 @@ class RelayIT {
                                         .contains(
                                                 "\"after\":{\"id\":2000,\"customer\":\"customer 2000\",\"total\":\"2000.25\"}"))
                 .anySatisfy(line -> assertThat(line).contains("\"op\":\"END_OF_TRANSACTION\""));
+    }
+
+    @Test
+    void shouldServeAJsonResponseOfManyChunksWholeAndInOrder() throws Exception {
+        long before = relay.status().newestScn();
+        MARIADB.server()
+                .execute(
+                        "INSERT INTO shop.orders SELECT seq, CONCAT('customer ', seq), seq + 0.25"
+                                + " FROM shop.seq_10000_to_11999");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> countRows(before) >= 2_000);
+
+        HttpResponse<String> response =
+                client.getText(
+                        "/v1/stream?timeoutMs=0&format=json&maxBytes=67108864&tables=shop.orders"
+                                + "&from="
+                                + before);
+
+        assertThat(response.body().length())
+                .as("several of the relay's 64 KiB chunks")
+                .isGreaterThan(3 * 64 * 1024);
+        List<Long> ids = new ArrayList<>();
+        JsonFactory json = new JsonFactory();
+        Pattern insertedId = Pattern.compile("\"op\":\"INSERT\".*\"after\":\\{\"id\":(\\d+),");
+        for (String line : response.body().split("\n")) {
+            try (JsonParser parser = json.createParser(line)) {
+                while (parser.nextToken() != null) {
+                    // every line one whole JSON value, none cut at a chunk's end
+                }
+            }
+            Matcher insert = insertedId.matcher(line);
+            if (insert.find()) {
+                ids.add(Long.parseLong(insert.group(1)));
+            }
+        }
+        assertThat(ids).hasSize(2_000).isSorted().startsWith(10_000L).endsWith(11_999L);
     }
 
     @Test

@@ -1,16 +1,12 @@
 package io.changegrid.relay.stream;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.changegrid.events.Operation;
 import io.changegrid.events.frame.ChangeEventDecoder;
 import io.changegrid.events.frame.EventFrame;
-import io.changegrid.events.json.EventJsonWriter;
 import io.changegrid.events.schema.SchemaRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * Turns the whole transactions a reader copied out of the event buffer into a response body for one
@@ -22,8 +18,6 @@ import java.nio.ByteBuffer;
  * still moves the consumer's checkpoint past it). Frame bytes are never changed.
  */
 final class StreamBody {
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     private final SchemaRegistry registry;
     private final EventFrame frame = new EventFrame();
@@ -74,21 +68,18 @@ final class StreamBody {
         return write;
     }
 
-    /** Renders the wanted frames of {@code entries[0, length)} as JSON lines. */
-    byte[] json(ByteBuffer entries, int length, Subscription subscription) {
+    /**
+     * Writes the wanted frames of {@code entries[0, length)} as JSON lines, in chunks; {@code done}
+     * completes once the last one is written.
+     */
+    void writeJson(
+            Response response,
+            ByteBuffer entries,
+            int length,
+            Subscription subscription,
+            Callback done) {
         int kept = filterInPlace(entries, length, subscription);
-        ByteArrayOutputStream text = new ByteArrayOutputStream(kept * 2);
-        try (JsonGenerator json = JSON.createGenerator(text)) {
-            json.setRootValueSeparator(null);
-            for (int offset = 0; offset < kept; offset += frame.length()) {
-                frame.wrap(entries, offset);
-                EventJsonWriter.write(json, decoder.decode(frame));
-                json.writeRaw('\n');
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing JSON to memory cannot fail", e);
-        }
-        return text.toByteArray();
+        new JsonLinesWriter(response, entries, kept, decoder, done).iterate();
     }
 
     private static int move(ByteBuffer entries, int from, int to, int length) {

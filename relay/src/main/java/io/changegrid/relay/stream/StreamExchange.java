@@ -198,10 +198,13 @@ final class StreamExchange implements AppendListener {
         finish();
         headers(200, lastScn);
         if (params.format() == StreamFormat.JSON) {
-            byte[] json = body.json(entries, length, subscription);
-            pooled.release();
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON_TYPE);
-            response.write(true, ByteBuffer.wrap(json), callback);
+            body.writeJson(
+                    response,
+                    entries,
+                    length,
+                    subscription,
+                    Callback.from(callback, pooled::release));
             return;
         }
         int kept = body.filterInPlace(entries, length, subscription);
