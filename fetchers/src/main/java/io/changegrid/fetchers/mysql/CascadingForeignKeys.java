@@ -54,23 +54,25 @@ final class CascadingForeignKeys {
      * db.child(constraint) -> db.parent ON DELETE CASCADE}.
      */
     static List<String> of(Connection connection, TableFilter capture) throws SQLException {
-        List<String[]> tables = new ArrayList<>();
+        List<Table> tables = new ArrayList<>();
         try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery(TABLES_WITH_FOREIGN_KEYS)) {
             while (rows.next()) {
-                String database = rows.getString(1);
-                String table = rows.getString(2);
-                if (!TableFilter.isSystemDatabase(database) && capture.matches(database, table)) {
-                    tables.add(new String[] {database, table});
+                Table table = new Table(rows.getString(1), rows.getString(2));
+                if (!TableFilter.isSystemDatabase(table.database())
+                        && capture.matches(table.database(), table.name())) {
+                    tables.add(table);
                 }
             }
         }
         List<String> found = new ArrayList<>();
-        for (String[] table : tables) {
-            found.addAll(cascading(connection, table[0], table[1]));
+        for (Table table : tables) {
+            found.addAll(cascading(connection, table.database(), table.name()));
         }
         return found;
     }
+
+    private record Table(String database, String name) {}
 
     private static List<String> cascading(Connection connection, String database, String table)
             throws SQLException {
