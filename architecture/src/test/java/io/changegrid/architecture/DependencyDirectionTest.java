@@ -56,6 +56,26 @@ class DependencyDirectionTest {
                                     + "listeners, so the cluster manager can change without touching callbacks");
 
     @ArchTest
+    static final ArchRule consumerLibraryKnowsNoGroup =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.consumer..")
+                    .and()
+                    .resideOutsideOfPackage("io.changegrid.consumer.group..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(
+                            "io.changegrid.consumer.group..",
+                            "org.apache.helix..",
+                            "org.apache.zookeeper..",
+                            "org.eclipse.jetty.server..",
+                            "picocli..")
+                    .because(
+                            "an application embeds Consumer.builder() without Helix, ZooKeeper, a"
+                                    + " server or a command line; consumer groups (the consumer-group"
+                                    + " module) build on the library, never the other way");
+
+    @ArchTest
     static final ArchRule consumerApiHasNoTransportOrClusterTypes =
             noClasses()
                     .that()

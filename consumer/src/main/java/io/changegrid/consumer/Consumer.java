@@ -7,7 +7,7 @@ import io.changegrid.config.ConfigKey;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.ConsumerException;
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.Subscription;
 import io.changegrid.consumer.dispatch.DeliveryGate;
@@ -48,11 +48,11 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>It resumes after its saved checkpoint (or at the oldest transaction a relay holds), runs a
- * {@link Puller} thread that long-polls the relays into a bounded consumer event buffer, and a
- * {@link Dispatcher} thread that hands whole transactions to the callback in commit order and
- * checkpoints after every batch. It ends on {@link #stop()}, on an error (the callback failed, no
- * relay holds the checkpoint any more, the checkpoint could not be saved: see {@link #failure()}),
- * or when the puller ended and everything buffered was delivered.
+ * {@link Puller} thread that long-polls the relays into a bounded consumer buffer, and a {@link
+ * Dispatcher} thread that hands whole transactions to the callback in commit order and checkpoints
+ * after every batch. It ends on {@link #stop()}, on an error (the callback failed, no relay holds
+ * the checkpoint any more, the checkpoint could not be saved: see {@link #failure()}), or when the
+ * puller ended and everything buffered was delivered.
  *
  * <p>Threading: the methods may be called from any thread. The callback runs on the dispatcher
  * thread only ({@code <name>-dispatcher}).
@@ -67,7 +67,7 @@ public final class Consumer implements AutoCloseable {
     private final ConsumerCallback callback;
     private final CheckpointStore store;
     private final DeliveryGate gate;
-    private final EventBuffer buffer;
+    private final ConsumerBuffer buffer;
     private final CountDownLatch terminated = new CountDownLatch(1);
     private HttpClient http;
     private volatile Puller puller;
@@ -87,7 +87,7 @@ public final class Consumer implements AutoCloseable {
         this.callback = callback;
         this.store = store;
         this.gate = gate;
-        this.buffer = new EventBuffer(config.bufferCapacity(), MAX_BUFFER_ENTRIES);
+        this.buffer = new ConsumerBuffer(config.bufferCapacity(), MAX_BUFFER_ENTRIES);
     }
 
     /** A builder with every setting at its default; relays, callback and store must be given. */
@@ -331,7 +331,7 @@ public final class Consumer implements AutoCloseable {
             return this;
         }
 
-        /** The consumer event buffer's size in bytes. */
+        /** The consumer buffer's size in bytes. */
         public Builder bufferCapacity(long bytes) {
             return put(BUFFER_CAPACITY, bytes);
         }

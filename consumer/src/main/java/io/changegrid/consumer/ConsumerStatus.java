@@ -17,7 +17,7 @@ import io.changegrid.consumer.pull.PullerState;
  * @param transactionsDelivered transactions handed to the callback whole, re-deliveries included
  * @param batches batches completed and checkpointed
  * @param retries RETRY results of the callback
- * @param bufferUsedBytes bytes of the consumer event buffer in use
+ * @param bufferUsedBytes bytes of the consumer buffer in use
  * @param bufferCapacity the buffer's size
  */
 public record ConsumerStatus(

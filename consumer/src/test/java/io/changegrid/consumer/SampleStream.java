@@ -1,6 +1,6 @@
 package io.changegrid.consumer;
 
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.events.Operation;
 import io.changegrid.events.frame.FrameEncoder;
 import io.changegrid.events.schema.Column;
@@ -89,7 +89,7 @@ public final class SampleStream {
     }
 
     /** Copies {@code body} into {@code buffer} as one entry, as the puller does. */
-    public static void publish(EventBuffer buffer, byte[] body, long lastScn)
+    public static void publish(ConsumerBuffer buffer, byte[] body, long lastScn)
             throws InterruptedException {
         int offset = buffer.claim(body.length);
         if (offset < 0) {

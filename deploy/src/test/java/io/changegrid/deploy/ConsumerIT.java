@@ -3,7 +3,6 @@ package io.changegrid.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.consumer.Consumer;
-import io.changegrid.consumer.ConsumerMain;
 import io.changegrid.consumer.ConsumerState;
 import io.changegrid.consumer.api.BootstrapRequiredException;
 import io.changegrid.consumer.api.CallbackFailedException;
@@ -13,6 +12,7 @@ import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.checkpoint.FileCheckpointStore;
 import io.changegrid.consumer.config.Subscription;
 import io.changegrid.consumer.example.OrderTotalsCallback;
+import io.changegrid.consumer.group.ConsumerMain;
 import io.changegrid.consumer.sink.JsonLinesFileCallback;
 import io.changegrid.relay.Relay;
 import io.changegrid.testkit.MariaDbExtension;

@@ -10,6 +10,7 @@ import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
 import io.changegrid.consumer.config.ConsumerSettings;
+import io.changegrid.consumer.group.config.GroupSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -135,7 +136,7 @@ public final class ApplierSettings {
     private ApplierSettings() {}
 
     private static ConfigSchema schema() {
-        List<ConfigKey<?>> keys = new ArrayList<>(ConsumerSettings.SCHEMA.keys());
+        List<ConfigKey<?>> keys = new ArrayList<>(GroupSettings.SCHEMA.keys());
         keys.addAll(OWN);
         return new ConfigSchema(keys);
     }

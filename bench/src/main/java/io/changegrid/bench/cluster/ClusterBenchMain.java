@@ -1,7 +1,7 @@
 package io.changegrid.bench.cluster;
 
-import io.changegrid.consumer.checkpoint.PartitionCheckpoint;
-import io.changegrid.consumer.cluster.GroupAssignment;
+import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
+import io.changegrid.consumer.group.cluster.GroupAssignment;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.RelayMain;
 import io.changegrid.relay.config.RelaySettings;

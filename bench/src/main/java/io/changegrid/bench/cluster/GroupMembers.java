@@ -1,7 +1,7 @@
 package io.changegrid.bench.cluster;
 
 import io.changegrid.bench.harness.JavaProcess;
-import io.changegrid.consumer.ConsumerMain;
+import io.changegrid.consumer.group.ConsumerMain;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package io.changegrid.bench.cluster;
 
-import io.changegrid.consumer.checkpoint.GroupCheckpoints;
-import io.changegrid.consumer.checkpoint.PartitionCheckpoint;
-import io.changegrid.consumer.cluster.ClusterView;
-import io.changegrid.consumer.cluster.GroupAssignment;
-import io.changegrid.consumer.zookeeper.ZooKeeperSession;
+import io.changegrid.consumer.group.checkpoint.GroupCheckpoints;
+import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
+import io.changegrid.consumer.group.cluster.ClusterView;
+import io.changegrid.consumer.group.cluster.GroupAssignment;
+import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.changegrid.bench.dispatch;
 
 import io.changegrid.bench.codec.WhitepaperRows;
 import io.changegrid.bench.consumer.InMemoryCheckpointStore;
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.dispatch.Dispatcher;
 import io.changegrid.consumer.sink.CountingCallback;
@@ -60,7 +60,7 @@ public class DispatchBenchmark {
     @Param({"1", "1000"})
     public int batch;
 
-    private EventBuffer buffer;
+    private ConsumerBuffer buffer;
     private Dispatcher dispatcher;
     private Thread thread;
     private byte[] response;
@@ -105,7 +105,7 @@ public class DispatchBenchmark {
                     responseView.get(frameOffsets[i] + FrameLayout.OPERATION_OFFSET)
                             == Operation.END_OF_TRANSACTION.code();
         }
-        buffer = new EventBuffer(64 << 20, 4096);
+        buffer = new ConsumerBuffer(64 << 20, 4096);
         ConsumerConfig config =
                 ConsumerConfig.of(
                         Map.of(

@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * @param relays base URLs of the relays of one source, in failover order
  * @param subscription the tables and partition received
- * @param bufferCapacity the consumer event buffer's size in bytes
+ * @param bufferCapacity the consumer buffer's size in bytes
  * @param fetchMaxBytes the soft size limit of one relay response
  * @param fetchGzip whether relays are asked for gzip-compressed responses
  * @param pollTimeout how long the relay holds a request while there is nothing new
@@ -62,6 +62,17 @@ public record ConsumerConfig(
      * @throws ConfigException listing every problem, each naming its keys or path
      */
     public static ConsumerConfig from(Config config, List<?> policies) {
+        return from(config, policies, false);
+    }
+
+    /**
+     * As {@link #from(Config, List)}, for a consumer whose relays may be found elsewhere: with
+     * {@code relaysDiscovered} an empty {@code relays} is no problem (a consumer group member finds
+     * them in ZooKeeper and sets them per partition).
+     *
+     * @throws ConfigException listing every problem, each naming its keys or path
+     */
+    public static ConsumerConfig from(Config config, List<?> policies, boolean relaysDiscovered) {
         List<String> problems = new ArrayList<>();
         int partition = config.get(SUBSCRIPTION_PARTITION);
         int partitions = config.get(SUBSCRIPTION_PARTITIONS);
@@ -85,8 +96,7 @@ public record ConsumerConfig(
         }
         checkBackoff(config, FETCH_BACKOFF, FETCH_BACKOFF_MAX, problems);
         checkBackoff(config, CALLBACK_RETRY_BACKOFF, CALLBACK_RETRY_BACKOFF_MAX, problems);
-        if (config.get(RELAYS).isEmpty() && !GroupConfig.isMember(config)) {
-            // Only a group member may leave them out: it finds them in ZooKeeper.
+        if (config.get(RELAYS).isEmpty() && !relaysDiscovered) {
             problems.add("missing required key: path=relays (" + RELAYS.doc() + ")");
         }
         if (!problems.isEmpty()) {

@@ -10,9 +10,11 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Every setting of a consumer, defined once: the YAML keys of {@code ConsumerMain}, and the rules
- * and defaults {@code Consumer.builder()} validates against. A reference page can be generated from
- * {@link #SCHEMA} with {@link io.changegrid.config.ConfigReference}.
+ * Every setting of the consumer library, defined once: the rules and defaults {@code
+ * Consumer.builder()} validates against, and the YAML keys of {@code ConsumerMain} but for the
+ * {@code cluster.*} keys of a consumer group, which the consumer-group module defines ({@code
+ * GroupSettings}). A reference page can be generated with {@link
+ * io.changegrid.config.ConfigReference}.
  */
 public final class ConsumerSettings {
 
@@ -57,7 +59,7 @@ public final class ConsumerSettings {
                             "buffer.capacity",
                             ValueKind.BYTES,
                             32L << 20,
-                            "Consumer event buffer size (heap). The puller waits while it is full; a"
+                            "Consumer buffer size (heap). The puller waits while it is full; a"
                                     + " transaction larger than this stops the consumer with an error.")
                     .validatedBy(v -> v >= 64L << 10 && v <= 1L << 30, "64KiB..1GiB");
 
@@ -172,78 +174,6 @@ public final class ConsumerSettings {
                     Path.of("consumer-checkpoint"),
                     "Where ConsumerMain keeps its checkpoint (replaced atomically after every batch).");
 
-    public static final ConfigKey<String> CLUSTER_ZOOKEEPER =
-            ConfigKey.of(
-                    "cluster.zookeeper",
-                    ValueKind.STRING,
-                    "",
-                    "ZooKeeper connect string (host:port,host:port[/chroot]) of a consumer group: the"
-                            + " members share subscription.partitions partitions, balanced by Helix, with"
-                            + " their checkpoints in ZooKeeper (docs/cluster.md). Empty: a single consumer.");
-    public static final ConfigKey<String> CLUSTER_GROUP =
-            ConfigKey.of(
-                            "cluster.group",
-                            ValueKind.STRING,
-                            "",
-                            "The consumer group's name; members with the same name share its partitions."
-                                    + " Required with cluster.zookeeper.")
-                    .validatedBy(
-                            v -> v.isEmpty() || v.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}"),
-                            "letters, digits, '_', '.', '-' (at most 100)");
-    public static final ConfigKey<String> CLUSTER_INSTANCE =
-            ConfigKey.of(
-                            "cluster.instance",
-                            ValueKind.STRING,
-                            "",
-                            "This member's name, unique in the group and best kept across restarts (empty:"
-                                    + " host-pid).")
-                    .validatedBy(
-                            v -> v.isEmpty() || v.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}"),
-                            "letters, digits, '_', '.', '-' (at most 100)");
-    public static final ConfigKey<Integer> CLUSTER_QUORUM =
-            ConfigKey.of(
-                            "cluster.quorum",
-                            ValueKind.INT,
-                            1,
-                            "Members that must be up before a group that has none running assigns any"
-                                    + " partition, so that the first one does not take them all.")
-                    .validatedBy(v -> v >= 1 && v <= 1000, "1..1000");
-    public static final ConfigKey<Duration> CLUSTER_SESSION_TIMEOUT =
-            ConfigKey.of(
-                            "cluster.sessionTimeout",
-                            ValueKind.DURATION,
-                            Duration.ofSeconds(30),
-                            "ZooKeeper session timeout: a member that crashed or stopped answering keeps its"
-                                    + " partitions this long before they move. The server bounds it (by default"
-                                    + " 2 to 20 ticks).")
-                    .validatedBy(
-                            v ->
-                                    v.compareTo(Duration.ofSeconds(1)) >= 0
-                                            && v.compareTo(Duration.ofMinutes(10)) <= 0,
-                            "1s..10m");
-    public static final ConfigKey<Integer> CLUSTER_RELAY_SOURCE =
-            ConfigKey.of(
-                            "cluster.relaySource",
-                            ValueKind.INT,
-                            1,
-                            "The source id whose relays a group member finds in ZooKeeper when relays is"
-                                    + " empty (relays register with cluster.zookeeper set).")
-                    .validatedBy(v -> v >= 0 && v <= 65535, "0..65535");
-    public static final ConfigKey<String> CLUSTER_STATUS_HOST =
-            ConfigKey.of(
-                    "cluster.status.host",
-                    ValueKind.STRING,
-                    "127.0.0.1",
-                    "Address the group member's status endpoint listens on.");
-    public static final ConfigKey<Integer> CLUSTER_STATUS_PORT =
-            ConfigKey.of(
-                            "cluster.status.port",
-                            ValueKind.INT,
-                            -1,
-                            "Port of the group member's status endpoint, GET /v1/status (-1: none; 0: any"
-                                    + " free port).")
-                    .validatedBy(v -> v >= -1 && v < 65536, "-1..65535");
-
     public static final ConfigSchema SCHEMA =
             new ConfigSchema(
                     List.of(
@@ -265,15 +195,7 @@ public final class ConsumerSettings {
                             CALLBACK_RETRY_LIMIT,
                             CALLBACK_TYPE,
                             CALLBACK_JSONL_FILE,
-                            CHECKPOINT_FILE,
-                            CLUSTER_ZOOKEEPER,
-                            CLUSTER_GROUP,
-                            CLUSTER_INSTANCE,
-                            CLUSTER_QUORUM,
-                            CLUSTER_SESSION_TIMEOUT,
-                            CLUSTER_RELAY_SOURCE,
-                            CLUSTER_STATUS_HOST,
-                            CLUSTER_STATUS_PORT));
+                            CHECKPOINT_FILE));
 
     private ConsumerSettings() {}
 

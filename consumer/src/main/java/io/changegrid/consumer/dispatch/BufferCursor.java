@@ -1,12 +1,12 @@
 package io.changegrid.consumer.dispatch;
 
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.events.Operation;
 import io.changegrid.events.frame.EventFrame;
 import java.nio.ByteBuffer;
 
 /**
- * The dispatcher's read position in the consumer event buffer, stepping from item to item: a whole
+ * The dispatcher's read position in the consumer buffer, stepping from item to item: a whole
  * transaction, a heartbeat, or the end of an entry (which carries the relay's checkpoint for it).
  * Frames were checked by the puller, so they are read here without checks and without copying.
  *
@@ -18,13 +18,13 @@ import java.nio.ByteBuffer;
  */
 final class BufferCursor {
 
-    static final int NOTHING_YET = EventBuffer.NOTHING_YET;
-    static final int FINISHED = EventBuffer.FINISHED;
+    static final int NOTHING_YET = ConsumerBuffer.NOTHING_YET;
+    static final int FINISHED = ConsumerBuffer.FINISHED;
     static final int TRANSACTION = 1;
     static final int HEARTBEAT = 2;
     static final int ENTRY_END = 3;
 
-    private final EventBuffer buffer;
+    private final ConsumerBuffer buffer;
     private final ByteBuffer view;
     private final EventFrame frame = new EventFrame();
 
@@ -41,7 +41,7 @@ final class BufferCursor {
     private int endFrame;
     private int frames;
 
-    BufferCursor(EventBuffer buffer) {
+    BufferCursor(ConsumerBuffer buffer) {
         this.buffer = buffer;
         this.view = buffer.view();
     }
@@ -55,7 +55,7 @@ final class BufferCursor {
     int next(long timeoutNanos) throws InterruptedException {
         if (position < 0) {
             int available = buffer.await(sequence, timeoutNanos);
-            if (available != EventBuffer.AVAILABLE) {
+            if (available != ConsumerBuffer.AVAILABLE) {
                 return available;
             }
             open();

@@ -6,7 +6,7 @@ import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.api.TransactionInfo;
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.Backoff;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.events.frame.EventFrame;
@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands whole transactions from the consumer event buffer to the {@link ConsumerCallback}, in
- * batches, and checkpoints after each (the contract is {@link ConsumerCallback}'s Javadoc):
+ * Hands whole transactions from the consumer buffer to the {@link ConsumerCallback}, in batches,
+ * and checkpoints after each (the contract is {@link ConsumerCallback}'s Javadoc):
  *
  * <ul>
  *   <li><b>Batching</b>: a batch starts with the first transaction available and takes more as long
@@ -57,7 +57,7 @@ public final class Dispatcher implements Runnable {
     private static final long IDLE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long GATE_POLL_MILLIS = 20;
 
-    private final EventBuffer buffer;
+    private final ConsumerBuffer buffer;
     private final ByteBuffer frames;
     private final ConsumerCallback callback;
     private final CheckpointStore store;
@@ -92,7 +92,7 @@ public final class Dispatcher implements Runnable {
 
     /**
      * @param config batching and retry settings
-     * @param buffer the consumer event buffer this dispatcher is the only reader of
+     * @param buffer the consumer buffer this dispatcher is the only reader of
      * @param registries the schemas of each relay, by relay index
      * @param callback the user's callback
      * @param store where checkpoints are saved
@@ -100,7 +100,7 @@ public final class Dispatcher implements Runnable {
      */
     public Dispatcher(
             ConsumerConfig config,
-            EventBuffer buffer,
+            ConsumerBuffer buffer,
             List<SchemaRegistry> registries,
             ConsumerCallback callback,
             CheckpointStore store,
@@ -110,11 +110,11 @@ public final class Dispatcher implements Runnable {
 
     /**
      * A dispatcher that delivers only while {@code gate} is open; the other parameters as {@link
-     * #Dispatcher(ConsumerConfig, EventBuffer, List, ConsumerCallback, CheckpointStore, long)}.
+     * #Dispatcher(ConsumerConfig, ConsumerBuffer, List, ConsumerCallback, CheckpointStore, long)}.
      */
     public Dispatcher(
             ConsumerConfig config,
-            EventBuffer buffer,
+            ConsumerBuffer buffer,
             List<SchemaRegistry> registries,
             ConsumerCallback callback,
             CheckpointStore store,

@@ -1,13 +1,13 @@
 package io.changegrid.consumer.pull;
 
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 
 /**
- * Copies one relay response body into the consumer event buffer, once: straight from the HTTP
- * client's input stream into a region claimed before the request.
+ * Copies one relay response body into the consumer buffer, once: straight from the HTTP client's
+ * input stream into a region claimed before the request.
  *
  * <p>The relay sends bodies chunked (their length is known only at their end) and keeps them under
  * the {@code maxBytes} asked for unless one transaction is larger. So the body goes into the claim
@@ -30,7 +30,7 @@ final class BodyReader {
     /** The buffer was closed while waiting for room. */
     static final int CLOSED = -3;
 
-    private final EventBuffer buffer;
+    private final ConsumerBuffer buffer;
     private final int claimBytes;
     private byte[] aside = new byte[0];
     private int offset;
@@ -40,7 +40,7 @@ final class BodyReader {
      * @param buffer the buffer to copy into
      * @param claimBytes the size of the claim made before each request
      */
-    BodyReader(EventBuffer buffer, int claimBytes) {
+    BodyReader(ConsumerBuffer buffer, int claimBytes) {
         this.buffer = buffer;
         this.claimBytes = claimBytes;
     }

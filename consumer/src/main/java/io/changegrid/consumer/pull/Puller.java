@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.changegrid.consumer.api.ConsumerException;
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.Subscription;
 import io.changegrid.consumer.schema.SchemaCache;
@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pulls a source's stream from its relays into the consumer event buffer: long-polls {@code GET
+ * Pulls a source's stream from its relays into the consumer buffer: long-polls {@code GET
  * /v1/stream} on one relay, reads each response body once, straight into a claimed region of the
  * buffer, checks it ({@link ResponseCheck}), fetches the schemas its frames name, and publishes it.
  * Which relay to ask and what to do on errors is {@link RelayFailover}'s decision; a failover
@@ -59,7 +59,7 @@ public final class Puller implements Runnable {
     private static final int MAX_ERROR_BODY = 512;
 
     private final List<URI> relays;
-    private final EventBuffer buffer;
+    private final ConsumerBuffer buffer;
     private final List<SchemaCache> schemas;
     private final HttpClient http;
     private final RelayFailover failover;
@@ -89,14 +89,14 @@ public final class Puller implements Runnable {
 
     /**
      * @param config the relays, subscription and fetch settings
-     * @param buffer the consumer event buffer this puller is the only writer of
+     * @param buffer the consumer buffer this puller is the only writer of
      * @param schemas one schema cache per relay, in the order of {@code config.relays()}
      * @param http a started HTTP client
      * @param startScn the checkpoint to continue after, -1 for the oldest the relay holds
      */
     public Puller(
             ConsumerConfig config,
-            EventBuffer buffer,
+            ConsumerBuffer buffer,
             List<SchemaCache> schemas,
             HttpClient http,
             long startScn) {
@@ -228,7 +228,7 @@ public final class Puller implements Runnable {
     private void pull() throws InterruptedException {
         // Room for a whole response before asking for one (back pressure): the body is read
         // straight into this claim, the only copy.
-        int claim = stopping ? EventBuffer.CLOSED : buffer.claim(requestBytes);
+        int claim = stopping ? ConsumerBuffer.CLOSED : buffer.claim(requestBytes);
         if (claim < 0) {
             failover.onStop();
             return;

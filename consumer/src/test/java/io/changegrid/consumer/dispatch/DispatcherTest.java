@@ -10,7 +10,7 @@ import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.api.EventView;
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.events.Operation;
 import java.io.IOException;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 
 class DispatcherTest {
 
-    private final EventBuffer buffer = new EventBuffer(64 << 10, 64);
+    private final ConsumerBuffer buffer = new ConsumerBuffer(64 << 10, 64);
     private final MemoryCheckpointStore store = new MemoryCheckpointStore();
     private final SampleStream stream = new SampleStream();
     private Dispatcher dispatcher;
@@ -530,7 +530,7 @@ class DispatcherTest {
         // or maxWait. What later batches hold depends on when the third entry fits.
         byte[] first = orders(100, 5);
         byte[] second = orders(600, 5);
-        EventBuffer small = new EventBuffer(first.length + second.length, 64);
+        ConsumerBuffer small = new ConsumerBuffer(first.length + second.length, 64);
         publish(small, first, 500);
         publish(small, second, 1000);
         CompletableFuture<Void> third =

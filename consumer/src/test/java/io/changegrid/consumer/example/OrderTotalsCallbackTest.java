@@ -9,7 +9,7 @@ import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.EventView;
 import io.changegrid.consumer.api.TransactionInfo;
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.dispatch.Dispatcher;
 import java.math.BigDecimal;
@@ -21,7 +21,7 @@ class OrderTotalsCallbackTest {
 
     @Test
     void shouldApplyEveryTransactionOnceWhenABatchIsDeliveredAgainAfterRetry() throws Exception {
-        EventBuffer buffer = new EventBuffer(64 << 10, 16);
+        ConsumerBuffer buffer = new ConsumerBuffer(64 << 10, 16);
         publish(
                 buffer,
                 new SampleStream()

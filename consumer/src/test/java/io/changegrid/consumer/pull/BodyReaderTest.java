@@ -2,7 +2,7 @@ package io.changegrid.consumer.pull;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -14,7 +14,7 @@ class BodyReaderTest {
     private static final int CAPACITY = 4096;
     private static final int CLAIM = 1024;
 
-    private final EventBuffer buffer = new EventBuffer(CAPACITY, 16);
+    private final ConsumerBuffer buffer = new ConsumerBuffer(CAPACITY, 16);
     private final BodyReader reader = new BodyReader(buffer, CLAIM);
 
     /** A body arriving in network-sized pieces of at most 100 bytes. */

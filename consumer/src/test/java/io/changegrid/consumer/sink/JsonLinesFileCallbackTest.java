@@ -7,7 +7,7 @@ import io.changegrid.consumer.MemoryCheckpointStore;
 import io.changegrid.consumer.SampleStream;
 import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.EventView;
-import io.changegrid.consumer.buffer.EventBuffer;
+import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.dispatch.Dispatcher;
 import io.changegrid.events.ChangeEvent;
@@ -33,7 +33,7 @@ class JsonLinesFileCallbackTest {
     @Test
     void shouldWriteEveryEventAsAJsonLineWhenBatchesEnd() throws Exception {
         Path file = directory.resolve("out/events.jsonl");
-        EventBuffer buffer = new EventBuffer(64 << 10, 16);
+        ConsumerBuffer buffer = new ConsumerBuffer(64 << 10, 16);
         MemoryCheckpointStore store = new MemoryCheckpointStore();
         publish(
                 buffer,
@@ -76,7 +76,7 @@ class JsonLinesFileCallbackTest {
     void shouldCutOffARolledBackBatchWhenItIsDeliveredAgain() throws Exception {
         Path file = directory.resolve("events.jsonl");
         Files.writeString(file, "{\"earlier\":true}\n");
-        EventBuffer buffer = new EventBuffer(64 << 10, 16);
+        ConsumerBuffer buffer = new ConsumerBuffer(64 << 10, 16);
         publish(buffer, new SampleStream().order(100, 1).order(200, 2).take(), 200);
         buffer.finish();
 

@@ -1,9 +1,9 @@
 package io.changegrid.deploy.cluster;
 
-import io.changegrid.consumer.ConsumerMain;
-import io.changegrid.consumer.cli.ClusterStatusCommand;
-import io.changegrid.consumer.cluster.ClusterView;
-import io.changegrid.consumer.cluster.GroupAssignment;
+import io.changegrid.consumer.group.ConsumerMain;
+import io.changegrid.consumer.group.cli.ClusterStatusCommand;
+import io.changegrid.consumer.group.cluster.ClusterView;
+import io.changegrid.consumer.group.cluster.GroupAssignment;
 import io.changegrid.deploy.local.LocalSourceMain;
 import io.changegrid.deploy.local.LocalZooKeeperMain;
 import io.changegrid.relay.RelayMain;

@@ -3,7 +3,7 @@ package io.changegrid.deploy.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.changegrid.consumer.cluster.GroupAssignment;
+import io.changegrid.consumer.group.cluster.GroupAssignment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

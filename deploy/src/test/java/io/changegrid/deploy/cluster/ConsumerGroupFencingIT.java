@@ -2,8 +2,8 @@ package io.changegrid.deploy.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changegrid.consumer.checkpoint.PartitionCheckpoint;
-import io.changegrid.consumer.cluster.GroupAssignment;
+import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
+import io.changegrid.consumer.group.cluster.GroupAssignment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.changegrid.consumer.cluster.GroupAssignment;
+import io.changegrid.consumer.group.cluster.GroupAssignment;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -2,12 +2,12 @@ package io.changegrid.deploy.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.changegrid.consumer.checkpoint.GroupCheckpoints;
-import io.changegrid.consumer.checkpoint.PartitionCheckpoint;
-import io.changegrid.consumer.cli.ClusterStatusCommand;
-import io.changegrid.consumer.cluster.ClusterView;
-import io.changegrid.consumer.cluster.GroupAssignment;
-import io.changegrid.consumer.zookeeper.ZooKeeperSession;
+import io.changegrid.consumer.group.checkpoint.GroupCheckpoints;
+import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
+import io.changegrid.consumer.group.cli.ClusterStatusCommand;
+import io.changegrid.consumer.group.cluster.ClusterView;
+import io.changegrid.consumer.group.cluster.GroupAssignment;
+import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,0 +1,90 @@
+package io.changegrid.consumer.group.checkpoint;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What ZooKeeper holds for one partition of a consumer group, as a small JSON document:
+ *
+ * <pre>{"scn":4294967396,"epoch":7,"owner":"consumer-2","updatedMillis":1732185600000}</pre>
+ *
+ * @param scn the partition's checkpoint; -1 before the first save
+ * @param epoch the ownership epoch of the member that wrote it: raised by one with every new owner,
+ *     so a later owner always holds a larger epoch than any earlier one
+ * @param owner the instance that wrote it
+ * @param updatedMillis when it was written, by the writer's clock
+ */
+public record PartitionCheckpoint(long scn, long epoch, String owner, long updatedMillis) {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** This checkpoint taken over by {@code newOwner}: the same SCN, the next epoch. */
+    public PartitionCheckpoint claimedBy(String newOwner, long nowMillis) {
+        return new PartitionCheckpoint(scn, epoch + 1, newOwner, nowMillis);
+    }
+
+    /** The node's bytes. */
+    public byte[] encode() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(96);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeNumberField("scn", scn);
+            json.writeNumberField("epoch", epoch);
+            json.writeStringField("owner", owner);
+            json.writeNumberField("updatedMillis", updatedMillis);
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON to memory cannot fail", e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Reads a node's bytes.
+     *
+     * @throws IOException naming the node if they are not a partition checkpoint
+     */
+    public static PartitionCheckpoint decode(String path, byte[] data) throws IOException {
+        long scn = Long.MIN_VALUE;
+        long epoch = Long.MIN_VALUE;
+        String owner = null;
+        long updated = 0;
+        try (JsonParser json = JSON.createParser(data)) {
+            if (json.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("not a JSON object");
+            }
+            while (json.nextToken() == JsonToken.FIELD_NAME) {
+                String field = json.currentName();
+                json.nextToken();
+                switch (field) {
+                    case "scn" -> scn = json.getLongValue();
+                    case "epoch" -> epoch = json.getLongValue();
+                    case "owner" -> owner = json.getValueAsString();
+                    case "updatedMillis" -> updated = json.getLongValue();
+                    default -> json.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            throw new IOException(
+                    "partition checkpoint node unreadable: path="
+                            + path
+                            + ", data="
+                            + new String(data, StandardCharsets.UTF_8),
+                    e);
+        }
+        if (scn == Long.MIN_VALUE || epoch == Long.MIN_VALUE || owner == null) {
+            throw new IOException(
+                    "partition checkpoint node lacks scn, epoch or owner: path="
+                            + path
+                            + ", data="
+                            + new String(data, StandardCharsets.UTF_8));
+        }
+        return new PartitionCheckpoint(scn, epoch, owner, updated);
+    }
+}

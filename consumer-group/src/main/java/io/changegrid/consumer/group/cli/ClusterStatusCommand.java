@@ -1,0 +1,214 @@
+package io.changegrid.consumer.group.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changegrid.consumer.group.checkpoint.GroupCheckpoints;
+import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
+import io.changegrid.consumer.group.cluster.ClusterView;
+import io.changegrid.consumer.group.cluster.GroupAssignment;
+import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code consumer cluster status --zookeeper zk:2181 --group orders}: who owns which partition of a
+ * consumer group, each partition's epoch and checkpoint (from ZooKeeper) and its lag (from the
+ * owner's status endpoint, where it runs one). Reads only.
+ */
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
+        description =
+                "Shows a consumer group: its members, who owns which partition, and each partition's"
+                        + " epoch, checkpoint and lag.")
+public final class ClusterStatusCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(2);
+
+    @Option(
+            names = {"-z", "--zookeeper"},
+            required = true,
+            description = "ZooKeeper connect string of the group (cluster.zookeeper).")
+    private String zooKeeper;
+
+    @Option(
+            names = {"-g", "--group"},
+            required = true,
+            description = "The group's name (cluster.group).")
+    private String group;
+
+    @Option(names = "--json", description = "Print one JSON document instead of tables.")
+    private boolean json;
+
+    @Spec private CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        GroupAssignment assignment;
+        try (ClusterView view = ClusterView.connect(zooKeeper, group)) {
+            assignment = view.read();
+        } catch (IllegalStateException e) {
+            spec.commandLine().getErr().println(e.getMessage());
+            return 1;
+        }
+        if (assignment.partitions() == 0) {
+            spec.commandLine()
+                    .getErr()
+                    .println(
+                            "consumer group not set up yet: zookeeper="
+                                    + zooKeeper
+                                    + ", group="
+                                    + group);
+            return 1;
+        }
+        Map<Integer, PartitionCheckpoint> checkpoints = new HashMap<>();
+        try (ZooKeeperSession session = ZooKeeperSession.open(zooKeeper, Duration.ofSeconds(10))) {
+            GroupCheckpoints stored = new GroupCheckpoints(session, group);
+            for (int partition = 0; partition < assignment.partitions(); partition++) {
+                Optional<PartitionCheckpoint> checkpoint = stored.read(partition);
+                if (checkpoint.isPresent()) {
+                    checkpoints.put(partition, checkpoint.get());
+                }
+            }
+        }
+        Map<Integer, JsonNode> running = memberReports(assignment.members());
+        ObjectNode report = report(assignment, checkpoints, running);
+        if (json) {
+            out.println(JSON.writeValueAsString(report));
+        } else {
+            print(report, out);
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** Each owned partition's entry in its owner's status endpoint, by partition. */
+    private static Map<Integer, JsonNode> memberReports(List<GroupAssignment.Member> members)
+            throws InterruptedException {
+        Map<Integer, JsonNode> byPartition = new HashMap<>();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+        for (GroupAssignment.Member member : members) {
+            if (member.statusUrl() == null) {
+                continue;
+            }
+            try {
+                HttpResponse<String> response =
+                        http.send(
+                                HttpRequest.newBuilder(
+                                                URI.create(member.statusUrl() + "/v1/status"))
+                                        .timeout(HTTP_TIMEOUT)
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    for (JsonNode partition : JSON.readTree(response.body()).path("partitions")) {
+                        byPartition.put(partition.path("partition").asInt(), partition);
+                    }
+                }
+            } catch (IOException e) {
+                // A member that does not answer shows no lag; ownership still comes from ZooKeeper.
+            }
+        }
+        return byPartition;
+    }
+
+    private static ObjectNode report(
+            GroupAssignment assignment,
+            Map<Integer, PartitionCheckpoint> checkpoints,
+            Map<Integer, JsonNode> running) {
+        long now = System.currentTimeMillis();
+        ObjectNode report = JSON.createObjectNode();
+        report.put("group", assignment.group());
+        report.put("partitions", assignment.partitions());
+        report.put("assigning", assignment.assigning());
+        report.put("leader", assignment.leader());
+        ArrayNode members = report.putArray("members");
+        assignment
+                .partitionsByMember()
+                .forEach(
+                        (name, owned) -> {
+                            ObjectNode member = members.addObject();
+                            member.put("instance", name);
+                            member.put("owned", owned.size());
+                            assignment.members().stream()
+                                    .filter(m -> m.instance().equals(name))
+                                    .findFirst()
+                                    .map(GroupAssignment.Member::statusUrl)
+                                    .ifPresent(url -> member.put("statusUrl", url));
+                        });
+        ArrayNode partitions = report.putArray("partitionStates");
+        for (int partition = 0; partition < assignment.partitions(); partition++) {
+            ObjectNode entry = partitions.addObject();
+            entry.put("partition", partition);
+            entry.put("owner", assignment.owners().get(partition));
+            PartitionCheckpoint checkpoint = checkpoints.get(partition);
+            if (checkpoint != null) {
+                entry.put("epoch", checkpoint.epoch());
+                entry.put("checkpointScn", checkpoint.scn());
+                entry.put("savedBy", checkpoint.owner());
+                entry.put("savedMillisAgo", Math.max(0, now - checkpoint.updatedMillis()));
+            }
+            JsonNode live = running.get(partition);
+            if (live != null) {
+                entry.put("state", live.path("state").asText());
+                entry.put("lagMillis", live.path("lagMillis").asLong(-1));
+            }
+        }
+        return report;
+    }
+
+    private static void print(ObjectNode report, PrintWriter out) {
+        out.printf(
+                "group %s: %d partitions, %s, leader %s%n%n",
+                report.path("group").asText(),
+                report.path("partitions").asInt(),
+                report.path("assigning").asBoolean()
+                        ? "assigning"
+                        : "no partition owned (waiting for its quorum)",
+                report.path("leader").asText("none"));
+        out.printf("%-24s %6s  %s%n", "member", "owned", "status endpoint");
+        for (JsonNode member : report.path("members")) {
+            out.printf(
+                    "%-24s %6d  %s%n",
+                    member.path("instance").asText(),
+                    member.path("owned").asInt(),
+                    member.path("statusUrl").asText("-"));
+        }
+        out.printf(
+                "%n%9s  %-24s %6s  %20s  %10s  %-10s %10s%n",
+                "partition", "owner", "epoch", "checkpoint", "saved", "state", "lag");
+        for (JsonNode partition : report.path("partitionStates")) {
+            out.printf(
+                    "%9d  %-24s %6s  %20s  %10s  %-10s %10s%n",
+                    partition.path("partition").asInt(),
+                    partition.path("owner").asText("-"),
+                    partition.has("epoch") ? partition.path("epoch").asText() : "-",
+                    partition.has("checkpointScn") ? partition.path("checkpointScn").asText() : "-",
+                    partition.has("savedMillisAgo")
+                            ? String.format(
+                                    "%.1fs ago", partition.path("savedMillisAgo").asLong() / 1000.0)
+                            : "-",
+                    partition.path("state").asText("-"),
+                    partition.path("lagMillis").asLong(-1) >= 0
+                            ? partition.path("lagMillis").asLong() + " ms"
+                            : "-");
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** Operator commands of {@code ConsumerMain}: {@code consumer cluster status}. */
+package io.changegrid.consumer.group.cli;

@@ -1,0 +1,92 @@
+package io.changegrid.consumer.group.config;
+
+import static io.changegrid.consumer.config.ConsumerSettings.*;
+import static io.changegrid.consumer.group.config.GroupSettings.*;
+
+import io.changegrid.config.Config;
+import io.changegrid.config.ConfigException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The validated settings of one member of a consumer group (the {@code cluster.*} keys). Immutable.
+ *
+ * @param zooKeeper the ZooKeeper connect string
+ * @param group the group's name
+ * @param instance this member's name, unique in the group
+ * @param partitions the number of partitions the group shares ({@code subscription.partitions})
+ * @param quorum members that must be up before a group with none running assigns partitions
+ * @param sessionTimeout the ZooKeeper session timeout of the member's sessions
+ * @param relaySource the source whose registered relays are used when no relays are configured
+ * @param statusHost the status endpoint's address
+ * @param statusPort the status endpoint's port; -1 for none, 0 for any free port
+ */
+public record GroupConfig(
+        String zooKeeper,
+        String group,
+        String instance,
+        int partitions,
+        int quorum,
+        Duration sessionTimeout,
+        int relaySource,
+        String statusHost,
+        int statusPort) {
+
+    /** Whether the settings make this consumer a group member ({@code cluster.zookeeper} set). */
+    public static boolean isMember(Config config) {
+        return !config.get(CLUSTER_ZOOKEEPER).isBlank();
+    }
+
+    /**
+     * The group settings of a loaded configuration, checking the rules that span keys.
+     *
+     * @throws ConfigException listing every problem, each naming its keys
+     * @throws IllegalArgumentException if the configuration makes no group member
+     */
+    public static GroupConfig from(Config config) {
+        if (!isMember(config)) {
+            throw new IllegalArgumentException("not a group member: cluster.zookeeper is empty");
+        }
+        List<String> problems = new ArrayList<>();
+        if (config.get(CLUSTER_GROUP).isEmpty()) {
+            problems.add(
+                    "missing required key: path=cluster.group (the group's name, required with"
+                            + " cluster.zookeeper)");
+        }
+        if (config.get(SUBSCRIPTION_PARTITION) != 0) {
+            problems.add(
+                    "bad value: path=subscription.partition, value="
+                            + config.get(SUBSCRIPTION_PARTITION)
+                            + ": a group assigns its members' partitions; leave it out with"
+                            + " cluster.zookeeper");
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        String instance = config.get(CLUSTER_INSTANCE);
+        return new GroupConfig(
+                config.get(CLUSTER_ZOOKEEPER).trim(),
+                config.get(CLUSTER_GROUP),
+                instance.isEmpty() ? defaultInstance() : instance,
+                config.get(SUBSCRIPTION_PARTITIONS),
+                config.get(CLUSTER_QUORUM),
+                config.get(CLUSTER_SESSION_TIMEOUT),
+                config.get(CLUSTER_RELAY_SOURCE),
+                config.get(CLUSTER_STATUS_HOST),
+                config.get(CLUSTER_STATUS_PORT));
+    }
+
+    /** {@code host-pid}: unique on a network, though not stable across restarts. */
+    static String defaultInstance() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        return host.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + ProcessHandle.current().pid();
+    }
+}

@@ -1,0 +1,332 @@
+package io.changegrid.consumer.buffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The consumer buffer, a one-writer one-reader ring of relay response bodies: {@code capacity}
+ * bytes holding <em>entries</em>, each one relay response body (whole transactions and heartbeats,
+ * frames back to back) with the checkpoint the relay gave for it.
+ *
+ * <pre>
+ *   releasePosition          read by the dispatcher            writePosition
+ *        |  [entry n][entry n+1][pad][entry n+2]...                 |   free ...
+ * </pre>
+ *
+ * <ul>
+ *   <li>The writer {@link #claim claims} room for a whole body, reads the body straight into {@link
+ *       #bytes()} at the returned offset (the only copy), and {@link #publish publishes} it. An
+ *       entry is always contiguous, so frames never wrap: when the tail of the ring is too short
+ *       the entry starts at offset 0 and the tail counts as used until the entry is released.
+ *   <li>The reader {@link #await awaits} entries by sequence number, reads their frames in place,
+ *       and {@link #release releases} entries only when the callback processed them and the
+ *       checkpoint was saved; until then it may read them again (a RETRY).
+ *   <li>Back pressure: a claim waits while the buffer is full. Expected conditions are return codes
+ *       ({@link #CLOSED}, {@link #TOO_LARGE}, {@link #NOTHING_YET}, {@link #FINISHED}).
+ * </ul>
+ *
+ * <p>Threading: exactly one writer thread (the puller) and one reader thread (the dispatcher);
+ * {@link #close}, {@link #wakeReader} and the getters from any thread. The lock is taken once per
+ * entry, never per event.
+ */
+public final class ConsumerBuffer {
+
+    /** {@link #await}: the entry is published. */
+    public static final int AVAILABLE = 1;
+
+    /** {@link #await}: not published before the timeout (or the reader was woken). */
+    public static final int NOTHING_YET = 0;
+
+    /** {@link #await}: the writer finished and the entry will never come. */
+    public static final int FINISHED = -1;
+
+    /** {@link #claim}: the buffer was closed. */
+    public static final int CLOSED = -1;
+
+    /** {@link #claim}: the body is larger than the whole buffer. */
+    public static final int TOO_LARGE = -2;
+
+    private final int capacity;
+    private final byte[] bytes;
+    private final ByteBuffer view;
+    private final int entryMask;
+    private final long[] entryStart;
+    private final int[] entryLength;
+    private final long[] entryLastScn;
+    private final int[] entrySource;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition published = lock.newCondition();
+    private final Condition released = lock.newCondition();
+
+    private long writePosition; // guarded by lock
+    private long releasePosition; // guarded by lock
+    private long releasedCount; // guarded by lock
+    private long readerWakeups; // guarded by lock
+    private long claimStart = -1; // writer thread only
+    private volatile long publishedCount;
+    private volatile long usedBytes;
+    private volatile boolean finished;
+    private volatile boolean closed;
+    private volatile boolean writerWaiting;
+
+    /**
+     * A buffer of {@code capacity} bytes holding at most {@code maxEntries} entries.
+     *
+     * @param maxEntries rounded up to a power of two
+     */
+    public ConsumerBuffer(int capacity, int maxEntries) {
+        if (capacity < 1 || maxEntries < 1) {
+            throw new IllegalArgumentException(
+                    "buffer needs room: capacity=" + capacity + ", maxEntries=" + maxEntries);
+        }
+        this.capacity = capacity;
+        this.bytes = new byte[capacity];
+        this.view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        int slots = Integer.highestOneBit(Math.max(1, maxEntries - 1)) << 1;
+        this.entryMask = slots - 1;
+        this.entryStart = new long[slots];
+        this.entryLength = new int[slots];
+        this.entryLastScn = new long[slots];
+        this.entrySource = new int[slots];
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** The ring's bytes, for the writer to read a body into at a claimed offset. */
+    public byte[] bytes() {
+        return bytes;
+    }
+
+    /** A little-endian view of the whole ring, for the reader's frame flyweights. */
+    public ByteBuffer view() {
+        return view;
+    }
+
+    // ---- writer ----
+
+    /**
+     * Claims {@code length} contiguous bytes for the next entry, waiting while the buffer is full.
+     * Nothing is visible to the reader until {@link #publish}; a claim that is not published is
+     * simply replaced by the next one.
+     *
+     * @return the offset in {@link #bytes()} to write at, {@link #TOO_LARGE} if {@code length}
+     *     exceeds the capacity, or {@link #CLOSED}
+     */
+    public int claim(int length) throws InterruptedException {
+        if (length > capacity) {
+            return TOO_LARGE;
+        }
+        lock.lock();
+        try {
+            while (true) {
+                if (closed) {
+                    return CLOSED;
+                }
+                long start = writePosition;
+                int offset = (int) (start % capacity);
+                if (offset + length > capacity) {
+                    start += capacity - offset; // the tail is too short: start over at offset 0
+                    if (publishedCount == releasedCount) {
+                        releasePosition = start; // empty: nothing to pad
+                        writePosition = start;
+                    }
+                }
+                if (start + length - releasePosition <= capacity
+                        && publishedCount - releasedCount <= entryMask) {
+                    claimStart = start;
+                    return (int) (start % capacity);
+                }
+                waitForRelease();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Publishes the claimed entry to the reader.
+     *
+     * @param length the bytes written at the claimed offset, at most the claimed length
+     * @param lastScn the checkpoint after the entry (the relay's {@code X-Changegrid-Last-Scn})
+     * @param source which relay the entry came from, so its frames are decoded with that relay's
+     *     schemas
+     */
+    public void publish(int length, long lastScn, int source) {
+        if (claimStart < 0) {
+            throw new IllegalStateException("publish without a claim: length=" + length);
+        }
+        lock.lock();
+        try {
+            long sequence = publishedCount;
+            int slot = (int) (sequence & entryMask);
+            entryStart[slot] = claimStart;
+            entryLength[slot] = length;
+            entryLastScn[slot] = lastScn;
+            entrySource[slot] = source;
+            writePosition = claimStart + length;
+            usedBytes = writePosition - releasePosition;
+            claimStart = -1;
+            publishedCount = sequence + 1;
+            published.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The writer publishes no more entries: the reader gets {@link #FINISHED} after the last. */
+    public void finish() {
+        lock.lock();
+        try {
+            finished = true;
+            published.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the writer is waiting for the reader to release room. */
+    public boolean isWriterWaiting() {
+        return writerWaiting;
+    }
+
+    private void waitForRelease() throws InterruptedException {
+        writerWaiting = true;
+        try {
+            released.await();
+        } finally {
+            writerWaiting = false;
+        }
+    }
+
+    // ---- reader ----
+
+    /**
+     * Waits until entry {@code sequence} is published.
+     *
+     * @return {@link #AVAILABLE}, {@link #NOTHING_YET} after the timeout or a {@link #wakeReader},
+     *     or {@link #FINISHED}
+     */
+    public int await(long sequence, long timeoutNanos) throws InterruptedException {
+        if (sequence < publishedCount) {
+            return AVAILABLE;
+        }
+        lock.lock();
+        try {
+            long wakeups = readerWakeups;
+            long remaining = timeoutNanos;
+            while (sequence >= publishedCount) {
+                if (finished) {
+                    return FINISHED;
+                }
+                if (remaining <= 0 || wakeups != readerWakeups) {
+                    return NOTHING_YET;
+                }
+                remaining = published.awaitNanos(remaining);
+            }
+            return AVAILABLE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Makes a waiting {@link #await} return {@link #NOTHING_YET} now, e.g. to stop the reader. */
+    public void wakeReader() {
+        lock.lock();
+        try {
+            readerWakeups++;
+            published.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The offset in {@link #view()} of a published, unreleased entry. */
+    public int entryOffset(long sequence) {
+        return (int) (entryStart[(int) (sequence & entryMask)] % capacity);
+    }
+
+    /** The length in bytes of a published, unreleased entry (0 for a checkpoint-only entry). */
+    public int entryLength(long sequence) {
+        return entryLength[(int) (sequence & entryMask)];
+    }
+
+    /** The checkpoint after a published, unreleased entry. */
+    public long entryLastScn(long sequence) {
+        return entryLastScn[(int) (sequence & entryMask)];
+    }
+
+    /** The relay a published, unreleased entry came from. */
+    public int entrySource(long sequence) {
+        return entrySource[(int) (sequence & entryMask)];
+    }
+
+    /**
+     * Frees every entry before {@code sequence}: the callback processed them and they are saved.
+     */
+    public void release(long sequence) {
+        lock.lock();
+        try {
+            if (sequence <= releasedCount) {
+                return;
+            }
+            if (sequence > publishedCount) {
+                throw new IllegalArgumentException(
+                        "release beyond the published entries: sequence="
+                                + sequence
+                                + ", published="
+                                + publishedCount);
+            }
+            int last = (int) ((sequence - 1) & entryMask);
+            releasePosition = entryStart[last] + entryLength[last];
+            releasedCount = sequence;
+            usedBytes = writePosition - releasePosition;
+            released.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- either side ----
+
+    /**
+     * Stops both sides: waiting and later claims return {@link #CLOSED}, the reader gets {@link
+     * #FINISHED} after what was published.
+     */
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            finished = true;
+            released.signalAll();
+            published.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Bytes held by unreleased entries (and the padding between them). */
+    public long usedBytes() {
+        return usedBytes;
+    }
+
+    /** Entries published so far. */
+    public long publishedCount() {
+        return publishedCount;
+    }
+
+    @Override
+    public String toString() {
+        return "ConsumerBuffer[capacity="
+                + capacity
+                + ", used="
+                + usedBytes
+                + ", entries="
+                + publishedCount
+                + "]";
+    }
+}

@@ -1,2 +1,0 @@
-/** Operator commands of {@code ConsumerMain}: {@code consumer cluster status}. */
-package io.changegrid.consumer.cli;
