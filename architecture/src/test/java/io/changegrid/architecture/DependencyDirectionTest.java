@@ -1,5 +1,7 @@
 package io.changegrid.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -29,6 +31,23 @@ class DependencyDirectionTest {
                     .because(
                             "every other module builds on the event format, and the format must stay "
                                     + "usable from any fetcher, relay, consumer or tool without dragging them in");
+
+    @ArchTest
+    static final ArchRule protocolDependsOnlyOnEvents =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.protocol..")
+                    .should()
+                    .dependOnClassesThat(
+                            resideInAPackage("io.changegrid..")
+                                    .and(
+                                            resideOutsideOfPackages(
+                                                    "io.changegrid.protocol..",
+                                                    "io.changegrid.events..")))
+                    .because(
+                            "relays, consumers, appliers, policies and fetchers all depend on the"
+                                    + " contract between relays and their clients; it can depend on"
+                                    + " none of them but the event format");
 
     @ArchTest
     static final ArchRule consumerNeverDependsOnRelay =

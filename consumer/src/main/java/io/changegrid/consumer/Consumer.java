@@ -15,6 +15,7 @@ import io.changegrid.consumer.dispatch.Dispatcher;
 import io.changegrid.consumer.pull.Puller;
 import io.changegrid.consumer.schema.SchemaCache;
 import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.protocol.RelayClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,8 +27,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,7 +68,7 @@ public final class Consumer implements AutoCloseable {
     private final DeliveryGate gate;
     private final ConsumerBuffer buffer;
     private final CountDownLatch terminated = new CountDownLatch(1);
-    private HttpClient http;
+    private RelayClient http;
     private volatile Puller puller;
     private volatile Dispatcher dispatcher;
     private Thread pullerThread;
@@ -131,7 +130,7 @@ public final class Consumer implements AutoCloseable {
         }
         OptionalLong checkpoint = store.load();
         long startScn = checkpoint.orElse(-1);
-        http = httpClient();
+        http = RelayClient.start(name, config.requestTimeout(), config.fetchGzip());
         List<SchemaCache> schemas = Puller.schemaCaches(config, http);
         List<SchemaRegistry> registries = new ArrayList<>();
         for (SchemaCache cache : schemas) {
@@ -252,8 +251,8 @@ public final class Consumer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             try {
-                http.stop();
-            } catch (Exception e) {
+                http.close();
+            } catch (IOException e) {
                 LOG.warn("HTTP client did not stop cleanly: name={}", name, e);
             }
             ConsumerException error =
@@ -270,28 +269,6 @@ public final class Consumer implements AutoCloseable {
                     error == null ? "" : ", error=" + error.getMessage());
             terminated.countDown();
         }
-    }
-
-    private HttpClient httpClient() throws IOException {
-        QueuedThreadPool threads = new QueuedThreadPool(8, 1);
-        threads.setName(name + "-http");
-        threads.setDaemon(true);
-        HttpClient client = new HttpClient();
-        client.setExecutor(threads);
-        client.setConnectTimeout(config.requestTimeout().toMillis());
-        client.setFollowRedirects(false);
-
-        try {
-            client.start();
-        } catch (Exception e) {
-            throw new IOException("HTTP client did not start: name=" + name, e);
-        }
-        if (!config.fetchGzip()) {
-            // Jetty asks for gzip by default, and puts its decoders back at start if none are set:
-            // only removing them after start keeps frames uncompressed, costing no CPU either side.
-            client.getContentDecoderFactories().clear();
-        }
-        return client;
     }
 
     /**

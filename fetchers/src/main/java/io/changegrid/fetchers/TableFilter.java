@@ -1,5 +1,6 @@
 package io.changegrid.fetchers;
 
+import io.changegrid.protocol.TableGlob;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -11,8 +12,8 @@ import java.util.Set;
  *
  * <p>An empty include list includes every table; an exclude always wins over an include; the system
  * databases ({@code mysql}, {@code information_schema}, {@code performance_schema}, {@code sys})
- * are never captured, whatever the patterns say. Names match case-sensitively, as MySQL compares
- * table names on Linux ({@code lower_case_table_names=0}).
+ * are never captured, whatever the patterns say. Patterns are {@link TableGlob}s: names match
+ * case-sensitively, as MySQL compares table names on Linux ({@code lower_case_table_names=0}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -24,10 +25,10 @@ public final class TableFilter {
 
     private static final TableFilter ALL = new TableFilter(List.of(), List.of());
 
-    private final List<Pattern> includes;
-    private final List<Pattern> excludes;
+    private final List<TableGlob> includes;
+    private final List<TableGlob> excludes;
 
-    private TableFilter(List<Pattern> includes, List<Pattern> excludes) {
+    private TableFilter(List<TableGlob> includes, List<TableGlob> excludes) {
         this.includes = includes;
         this.excludes = excludes;
     }
@@ -52,7 +53,7 @@ public final class TableFilter {
         if (isSystemDatabase(database)) {
             return false;
         }
-        for (Pattern exclude : excludes) {
+        for (TableGlob exclude : excludes) {
             if (exclude.matches(database, table)) {
                 return false;
             }
@@ -60,7 +61,7 @@ public final class TableFilter {
         if (includes.isEmpty()) {
             return true;
         }
-        for (Pattern include : includes) {
+        for (TableGlob include : includes) {
             if (include.matches(database, table)) {
                 return true;
             }
@@ -78,12 +79,12 @@ public final class TableFilter {
 
     /** The include patterns as given. */
     public List<String> includes() {
-        return includes.stream().map(Pattern::text).toList();
+        return includes.stream().map(TableGlob::text).toList();
     }
 
     /** The exclude patterns as given. */
     public List<String> excludes() {
-        return excludes.stream().map(Pattern::text).toList();
+        return excludes.stream().map(TableGlob::text).toList();
     }
 
     @Override
@@ -91,64 +92,23 @@ public final class TableFilter {
         return "TableFilter[includes=" + includes() + ", excludes=" + excludes() + "]";
     }
 
-    private static List<Pattern> compile(List<String> patterns, String kind) {
+    private static List<TableGlob> compile(List<String> patterns, String kind) {
         if (patterns == null) {
             throw new IllegalArgumentException("table patterns must not be null: kind=" + kind);
         }
-        return patterns.stream().map(text -> Pattern.compile(text, kind)).toList();
+        return patterns.stream().map(text -> compile(text, kind)).toList();
     }
 
-    /** One compiled {@code database.table} pattern. */
-    private record Pattern(String text, Glob database, Glob table) {
-
-        static Pattern compile(String text, String kind) {
-            int dot = text == null ? -1 : text.indexOf('.');
-            if (dot <= 0 || dot == text.length() - 1 || text.indexOf('.', dot + 1) >= 0) {
-                throw new IllegalArgumentException(
-                        "bad table pattern, expected database.table: kind="
-                                + kind
-                                + ", pattern="
-                                + text);
-            }
-            return new Pattern(
-                    text, new Glob(text.substring(0, dot)), new Glob(text.substring(dot + 1)));
-        }
-
-        boolean matches(String databaseName, String tableName) {
-            return database.matches(databaseName) && table.matches(tableName);
-        }
-    }
-
-    /** A name pattern where {@code *} matches any run of characters. */
-    private record Glob(String pattern) {
-
-        /**
-         * Greedy match with backtracking to the last star only: linear for patterns like ours,
-         * unlike a regular expression built from untrusted text.
-         */
-        boolean matches(String name) {
-            int p = 0;
-            int n = 0;
-            int star = -1;
-            int starMatch = 0;
-            while (n < name.length()) {
-                if (p < pattern.length() && pattern.charAt(p) == '*') {
-                    star = p++;
-                    starMatch = n;
-                } else if (p < pattern.length() && pattern.charAt(p) == name.charAt(n)) {
-                    p++;
-                    n++;
-                } else if (star >= 0) {
-                    p = star + 1;
-                    n = ++starMatch;
-                } else {
-                    return false;
-                }
-            }
-            while (p < pattern.length() && pattern.charAt(p) == '*') {
-                p++;
-            }
-            return p == pattern.length();
+    private static TableGlob compile(String text, String kind) {
+        try {
+            return TableGlob.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "bad table pattern, expected database.table: kind="
+                            + kind
+                            + ", pattern="
+                            + text,
+                    e);
         }
     }
 }

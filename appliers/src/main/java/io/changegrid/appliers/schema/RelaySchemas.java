@@ -6,12 +6,10 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.changegrid.events.json.MalformedJsonException;
 import io.changegrid.events.json.SchemaJson;
 import io.changegrid.events.schema.TableSchema;
-import io.changegrid.policy.select.TablePattern;
+import io.changegrid.protocol.RelayClient;
+import io.changegrid.protocol.TableGlob;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * buffer began (and the schemas it keeps in its state), so a table it has not seen yet is not here
  * and is checked at its first row instead.
  *
- * <p>Stateless; each call opens its own HTTP client.
+ * <p>Stateless; each call opens its own relay client.
  */
 public final class RelaySchemas {
 
@@ -45,36 +43,25 @@ public final class RelaySchemas {
      */
     public static Optional<List<TableSchema>> fetch(
             List<URI> relays, List<String> patterns, Duration timeout) {
-        List<TablePattern> wanted = patterns.stream().map(TablePattern::parse).toList();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
-        for (URI relay : relays) {
-            String base = relay.toString();
-            URI url = URI.create(base + (base.endsWith("/") ? "" : "/") + "v1/schemas");
-            try {
-                HttpResponse<String> response =
-                        http.send(
-                                HttpRequest.newBuilder(url).timeout(timeout).GET().build(),
-                                HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() != 200) {
-                    LOG.warn(
-                            "relay schemas not served: url={}, status={}",
-                            url,
-                            response.statusCode());
-                    continue;
+        List<TableGlob> wanted = patterns.stream().map(TableGlob::parse).toList();
+        try (RelayClient http = RelayClient.start("relay-schemas", timeout, false)) {
+            for (URI relay : relays) {
+                try {
+                    return Optional.of(newest(http.schemas(relay, timeout), wanted));
+                } catch (IOException | MalformedJsonException e) {
+                    LOG.warn("relay schemas not read: relay={}, error={}", relay, e.toString());
                 }
-                return Optional.of(newest(response.body(), wanted));
-            } catch (IOException | MalformedJsonException e) {
-                LOG.warn("relay schemas not read: url={}, error={}", url, e.toString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.empty();
             }
+        } catch (IOException e) {
+            LOG.warn("relay schemas not read: error={}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         return Optional.empty();
     }
 
     /** {@code {"schemas":[...]}} to the newest version of each wanted table. */
-    static List<TableSchema> newest(String body, List<TablePattern> wanted) throws IOException {
+    static List<TableSchema> newest(String body, List<TableGlob> wanted) throws IOException {
         Map<Integer, TableSchema> byTable = new LinkedHashMap<>();
         try (JsonParser parser = JSON.createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -102,11 +89,11 @@ public final class RelaySchemas {
         return new ArrayList<>(byTable.values());
     }
 
-    private static boolean isWanted(TableSchema schema, List<TablePattern> wanted) {
+    private static boolean isWanted(TableSchema schema, List<TableGlob> wanted) {
         if (wanted.isEmpty()) {
             return true;
         }
-        for (TablePattern pattern : wanted) {
+        for (TableGlob pattern : wanted) {
             if (pattern.matches(schema.database(), schema.table())) {
                 return true;
             }

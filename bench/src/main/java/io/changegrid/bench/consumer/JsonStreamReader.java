@@ -3,6 +3,9 @@ package io.changegrid.bench.consumer;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.changegrid.protocol.RelayApi;
+import io.changegrid.protocol.StreamParameters;
+import io.changegrid.protocol.StreamResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -38,13 +41,25 @@ final class JsonStreamReader {
      */
     JsonStreamReader(String relay, String subscription, boolean gzip) {
         this.streamUrl =
-                relay + "/v1/stream?format=json&timeoutMs=1000&maxBytes=4194304" + subscription;
+                relay
+                        + RelayApi.STREAM
+                        + "?"
+                        + StreamParameters.FORMAT
+                        + "=json&"
+                        + StreamParameters.TIMEOUT_MS
+                        + "=1000&"
+                        + StreamParameters.MAX_BYTES
+                        + "=4194304"
+                        + subscription;
         this.gzip = gzip;
     }
 
     /** The query part for a policies filter. */
     static String filter(String filterJson) {
-        return "&filter=" + URLEncoder.encode(filterJson, StandardCharsets.UTF_8);
+        return "&"
+                + StreamParameters.FILTER
+                + "="
+                + URLEncoder.encode(filterJson, StandardCharsets.UTF_8);
     }
 
     /** Reads until the checkpoint reaches {@code endScn}, reporting to {@code meter}. */
@@ -88,7 +103,7 @@ final class JsonStreamReader {
             parse(body, meter);
             checkpoint =
                     Long.parseLong(
-                            response.headers().firstValue("X-Changegrid-Last-Scn").orElseThrow());
+                            response.headers().firstValue(StreamResponse.LAST_SCN).orElseThrow());
         }
     }
 

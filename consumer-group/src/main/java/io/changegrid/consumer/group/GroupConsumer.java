@@ -6,9 +6,10 @@ import io.changegrid.consumer.group.cluster.Ownership;
 import io.changegrid.consumer.group.cluster.PartitionListener;
 import io.changegrid.consumer.group.config.GroupConfig;
 import io.changegrid.consumer.group.discovery.RelayDirectory;
-import io.changegrid.consumer.group.discovery.RelayRegistration;
-import io.changegrid.consumer.group.discovery.WantedTables;
 import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.RelayApi;
+import io.changegrid.protocol.RelayRegistration;
+import io.changegrid.protocol.WantedTables;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -148,7 +149,7 @@ public final class GroupConsumer implements AutoCloseable {
                 "group member started: group={}, instance={}, status={}, relays={}",
                 group.group(),
                 group.instance(),
-                statusUrl == null ? "none" : statusUrl + "/v1/status",
+                statusUrl == null ? "none" : statusUrl + RelayApi.STATUS,
                 directory == null
                         ? configs.configuredRelays()
                         : "registered for source " + group.relaySource());

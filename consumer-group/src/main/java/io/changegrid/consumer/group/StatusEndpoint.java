@@ -1,6 +1,7 @@
 package io.changegrid.consumer.group;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.changegrid.protocol.RelayApi;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -64,7 +65,7 @@ final class StatusEndpoint implements AutoCloseable {
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
             String path = request.getHttpURI().getPath();
-            if (!"/v1/status".equals(path)) {
+            if (!RelayApi.STATUS.equals(path)) {
                 send(response, callback, 404, error("no such endpoint: path=" + path));
             } else if (!"GET".equals(request.getMethod())) {
                 response.getHeaders().put(HttpHeader.ALLOW, "GET");

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.changegrid.config.ConfigException;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.group.config.GroupConfig;
-import io.changegrid.consumer.group.discovery.WantedTables;
+import io.changegrid.protocol.WantedTables;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,15 +4,15 @@ import io.changegrid.config.ConfigException;
 import io.changegrid.policy.Policies;
 import io.changegrid.policy.Policy;
 import io.changegrid.policy.config.PolicyConfig;
-import io.changegrid.policy.transform.TransformSpec;
+import io.changegrid.policy.config.SubscriptionRule;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Checks a consumer's {@code policies:} before it asks any relay: the syntax of every policy (the
  * relay checks tables and columns against what it serves, and answers a 400 naming the path), no
- * transforms (a subscription selects and partitions; transforming is the relay's job), not mixed
- * with {@code subscription.tables}, and, for a partition, partitioners splitting into {@code
+ * transforms ({@link SubscriptionRule}, which the relay checks too), not mixed with {@code
+ * subscription.tables}, and, for a partition, partitioners splitting into {@code
  * subscription.partitions}. Stateless.
  */
 final class SubscriptionPolicies {
@@ -40,13 +40,8 @@ final class SubscriptionPolicies {
             problems.addAll(e.problems());
             return problems;
         }
+        problems.addAll(SubscriptionRule.problems(policies));
         for (Policy policy : policies.policies()) {
-            if (!policy.transform().equals(TransformSpec.IDENTITY)) {
-                problems.add(
-                        policy.path()
-                                + ".transform: a subscription selects and partitions only;"
-                                + " transforms and column lists belong in the relay's policies");
-            }
             if (partitions > 1
                     && (policy.partitioner() == null
                             || policy.partitioner().partitions() != partitions)) {

@@ -8,6 +8,9 @@ import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.Subscription;
 import io.changegrid.consumer.schema.SchemaCache;
+import io.changegrid.protocol.RelayClient;
+import io.changegrid.protocol.StreamParameters;
+import io.changegrid.protocol.StreamResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -19,7 +22,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
@@ -52,8 +54,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Puller implements Runnable {
 
-    static final String LAST_SCN = "X-Changegrid-Last-Scn";
-    static final String SCHEMAS = "X-Changegrid-Schemas";
     private static final Logger LOG = LoggerFactory.getLogger(Puller.class);
     private static final JsonFactory JSON = new JsonFactory();
     private static final int MAX_ERROR_BODY = 512;
@@ -61,7 +61,7 @@ public final class Puller implements Runnable {
     private final List<URI> relays;
     private final ConsumerBuffer buffer;
     private final List<SchemaCache> schemas;
-    private final HttpClient http;
+    private final RelayClient http;
     private final RelayFailover failover;
     private final ResponseCheck check = new ResponseCheck();
     private final BodyReader bodies;
@@ -98,7 +98,7 @@ public final class Puller implements Runnable {
             ConsumerConfig config,
             ConsumerBuffer buffer,
             List<SchemaCache> schemas,
-            HttpClient http,
+            RelayClient http,
             long startScn) {
         this.relays = config.relays();
         this.schemaFingerprints = new String[relays.size()];
@@ -115,18 +115,18 @@ public final class Puller implements Runnable {
         this.requestTimeoutMillis =
                 config.pollTimeout().toMillis() + config.requestTimeout().toMillis();
         this.fixedQuery =
-                "&maxBytes="
-                        + requestBytes
-                        + "&timeoutMs="
-                        + config.pollTimeout().toMillis()
-                        + "&format=binary"
+                parameter(StreamParameters.MAX_BYTES, Integer.toString(requestBytes))
+                        + parameter(
+                                StreamParameters.TIMEOUT_MS,
+                                Long.toString(config.pollTimeout().toMillis()))
+                        + parameter(StreamParameters.FORMAT, "binary")
                         + subscriptionQuery(config.subscription());
         this.position = startScn;
         this.publishedPosition = startScn;
     }
 
     /** Schema sources for each relay of {@code config}, fetching over {@code http}. */
-    public static List<SchemaCache> schemaCaches(ConsumerConfig config, HttpClient http) {
+    public static List<SchemaCache> schemaCaches(ConsumerConfig config, RelayClient http) {
         List<SchemaCache> caches = new ArrayList<>();
         for (URI relay : config.relays()) {
             caches.add(
@@ -235,12 +235,9 @@ public final class Puller implements Runnable {
         }
         int relayIndex = failover.relay();
         URI relay = relays.get(relayIndex);
-        String url = relay + "v1/stream?from=" + position + fixedQuery;
         InputStreamResponseListener listener = new InputStreamResponseListener();
-        Request request =
-                http.newRequest(url)
-                        .timeout(requestTimeoutMillis, TimeUnit.MILLISECONDS)
-                        .idleTimeout(requestTimeoutMillis, TimeUnit.MILLISECONDS);
+        Request request = http.stream(relay, position, fixedQuery, requestTimeoutMillis);
+        String url = request.getURI().toString();
         inFlight = request;
         try {
             if (stopping) {
@@ -262,7 +259,7 @@ public final class Puller implements Runnable {
             try (InputStream body = listener.getInputStream()) {
                 switch (response.getStatus()) {
                     case 200 -> receive(relayIndex, relay, response, body, claim);
-                    case 410 -> tooOld(relay, body);
+                    case StreamResponse.TOO_OLD -> tooOld(relay, body);
                     case 400 ->
                             failover.onFatal(
                                     new ConsumerException(
@@ -290,12 +287,12 @@ public final class Puller implements Runnable {
             throws IOException, InterruptedException {
         long lastScn;
         try {
-            lastScn = Long.parseLong(response.getHeaders().get(LAST_SCN));
+            lastScn = Long.parseLong(response.getHeaders().get(StreamResponse.LAST_SCN));
         } catch (NumberFormatException e) {
-            relayFailed(relay, "response lacks a valid header: name=" + LAST_SCN);
+            relayFailed(relay, "response lacks a valid header: name=" + StreamResponse.LAST_SCN);
             return;
         }
-        String fingerprint = response.getHeaders().get(SCHEMAS);
+        String fingerprint = response.getHeaders().get(StreamResponse.SCHEMAS);
         String known = schemaFingerprints[relayIndex];
         if (known != null && fingerprint != null && !known.equals(fingerprint)) {
             failover.onFatal(
@@ -359,7 +356,7 @@ public final class Puller implements Runnable {
         try (JsonParser json = JSON.createParser(body)) {
             while (json.nextToken() != null) {
                 if (json.currentToken() == JsonToken.FIELD_NAME
-                        && "oldestScn".equals(json.currentName())
+                        && StreamResponse.OLDEST_SCN_FIELD.equals(json.currentName())
                         && json.nextToken() == JsonToken.VALUE_NUMBER_INT) {
                     oldest = json.getLongValue();
                 }
@@ -419,23 +416,27 @@ public final class Puller implements Runnable {
         StringBuilder query = new StringBuilder();
         String filter = subscription.filterJson();
         if (filter != null) {
-            return query.append("&filter=")
-                    .append(URLEncoder.encode(filter, StandardCharsets.UTF_8))
-                    .toString();
+            return parameter(StreamParameters.FILTER, filter);
         }
         if (!subscription.tables().isEmpty()) {
-            query.append("&tables=")
-                    .append(
-                            URLEncoder.encode(
-                                    String.join(",", subscription.tables()),
-                                    StandardCharsets.UTF_8));
+            query.append(
+                    parameter(StreamParameters.TABLES, String.join(",", subscription.tables())));
         }
         if (subscription.partitions() > 1) {
-            query.append("&p=")
-                    .append(subscription.partition())
-                    .append("&n=")
-                    .append(subscription.partitions());
+            query.append(
+                            parameter(
+                                    StreamParameters.PARTITION,
+                                    Integer.toString(subscription.partition())))
+                    .append(
+                            parameter(
+                                    StreamParameters.PARTITIONS,
+                                    Integer.toString(subscription.partitions())));
         }
         return query.toString();
+    }
+
+    /** {@code &name=value}, the value URL-encoded. */
+    private static String parameter(String name, String value) {
+        return "&" + name + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 }

@@ -1,14 +1,17 @@
 package io.changegrid.policy.select;
 
-import java.util.regex.Pattern;
+import io.changegrid.protocol.TableGlob;
 
 /**
- * A {@code database.table} pattern where {@code *} matches any run of characters, e.g. {@code
- * shop.*} or {@code *.audit_*}. Immutable and thread-safe.
+ * A policy's {@code database.table} pattern where {@code *} matches any run of characters, e.g.
+ * {@code shop.*} or {@code *.audit_*}: matched by the one table pattern matcher of the grid, {@link
+ * TableGlob}, whose Javadoc and docs/policies.md state the case rule (names compare
+ * case-sensitively, as MySQL with {@code lower_case_table_names=0}). Immutable and thread-safe.
  *
  * @param text the pattern as written
+ * @param glob the matcher
  */
-public record TablePattern(String text, Pattern database, Pattern table) {
+public record TablePattern(String text, TableGlob glob) {
 
     /**
      * Parses a pattern.
@@ -16,28 +19,12 @@ public record TablePattern(String text, Pattern database, Pattern table) {
      * @throws IllegalArgumentException if the text is not {@code database.table}
      */
     public static TablePattern parse(String text) {
-        int dot = text.indexOf('.');
-        if (dot <= 0 || dot == text.length() - 1 || text.indexOf('.', dot + 1) >= 0) {
-            throw new IllegalArgumentException("expected a database.table pattern: value=" + text);
-        }
-        return new TablePattern(text, glob(text.substring(0, dot)), glob(text.substring(dot + 1)));
+        return new TablePattern(text, TableGlob.parse(text));
     }
 
     /** True when the table {@code database.table} matches this pattern. */
     public boolean matches(String databaseName, String tableName) {
-        return database.matcher(databaseName).matches() && table.matcher(tableName).matches();
-    }
-
-    private static Pattern glob(String glob) {
-        StringBuilder regex = new StringBuilder();
-        String[] literals = glob.split("\\*", -1);
-        for (int i = 0; i < literals.length; i++) {
-            if (i > 0) {
-                regex.append(".*");
-            }
-            regex.append(Pattern.quote(literals[i]));
-        }
-        return Pattern.compile(regex.toString(), Pattern.DOTALL);
+        return glob.matches(databaseName, tableName);
     }
 
     @Override

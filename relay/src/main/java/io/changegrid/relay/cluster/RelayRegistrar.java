@@ -1,13 +1,20 @@
 package io.changegrid.relay.cluster;
 
 import io.changegrid.config.Config;
+import io.changegrid.policy.Policy;
+import io.changegrid.policy.capture.CapturePlan;
+import io.changegrid.policy.select.TablePattern;
+import io.changegrid.protocol.RelayRegistration;
+import io.changegrid.protocol.RelaySelection;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,10 +30,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps a relay registered in ZooKeeper ({@link RelayRegistration}) for as long as it runs: the
- * ephemeral node is made when a session is established, made again after a session expiry (with a
- * new session; an expired ZooKeeper handle is dead), and disappears when the relay closes this or
- * its session times out after a crash.
+ * Keeps a relay registered in ZooKeeper ({@link RelayRegistration}, the protocol module's record
+ * that consumer groups read) for as long as it runs: the ephemeral node is made when a session is
+ * established, made again after a session expiry (with a new session; an expired ZooKeeper handle
+ * is dead), and disappears when the relay closes this or its session times out after a crash.
  *
  * <p>ZooKeeper is not needed to serve: the relay starts and streams while ZooKeeper is down, and
  * registers once it is reachable.
@@ -114,7 +121,33 @@ public final class RelayRegistrar implements AutoCloseable {
                         config.get(RelaySettings.CAPTURE_EXCLUDE),
                         configuration.plan().partition(),
                         configuration.plan().partitions(),
-                        RelayRegistration.Selection.of(configuration.plan())));
+                        selections(configuration.plan())));
+    }
+
+    /**
+     * What a relay's policies select, in order, as it registers them: {@link
+     * RelaySelection#EVERYTHING} without policies. A relay's policies' partitioners are registered
+     * only when it publishes one partition; a relay publishing all of them publishes every row
+     * whatever they say.
+     */
+    static List<RelaySelection> selections(CapturePlan plan) {
+        if (plan.policies().isEmpty()) {
+            return List.of(RelaySelection.EVERYTHING);
+        }
+        boolean split = plan.partition() != CapturePlan.ALL_PARTITIONS;
+        List<RelaySelection> selects = new ArrayList<>();
+        for (Policy policy : plan.policies().get().policies()) {
+            selects.add(
+                    new RelaySelection(
+                            policy.include().stream().map(TablePattern::text).toList(),
+                            policy.exclude().stream().map(TablePattern::text).toList(),
+                            policy.where() != null,
+                            policy.transform().database() != null
+                                    || policy.transform().table() != null,
+                            // CapturePlan.of checked that every policy of a split has one.
+                            split ? policy.partitioner().canonicalForm() : null));
+        }
+        return selects;
     }
 
     /** Whether the node exists under the current session, as far as this registrar knows. */

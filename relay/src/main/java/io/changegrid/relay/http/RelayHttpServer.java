@@ -1,6 +1,7 @@
 package io.changegrid.relay.http;
 
 import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.protocol.RelayApi;
 import io.changegrid.relay.RelayHealth;
 import io.changegrid.relay.RelayStatus;
 import io.changegrid.relay.stream.StreamHandler;
@@ -45,11 +46,11 @@ public final class RelayHttpServer implements AutoCloseable {
         connector.setPort(port);
         server.addConnector(connector);
         PathMappingsHandler routes = new PathMappingsHandler();
-        routes.addMapping(PathSpec.from("/v1/health"), new HealthHandler(health));
-        routes.addMapping(PathSpec.from("/v1/status"), new StatusHandler(status));
-        routes.addMapping(PathSpec.from("/metrics"), new MetricsHandler(metrics));
-        routes.addMapping(PathSpec.from("/v1/stream"), stream);
-        routes.addMapping(PathSpec.from("/v1/schemas"), new SchemasHandler(schemas));
+        routes.addMapping(PathSpec.from(RelayApi.HEALTH), new HealthHandler(health));
+        routes.addMapping(PathSpec.from(RelayApi.STATUS), new StatusHandler(status));
+        routes.addMapping(PathSpec.from(RelayApi.METRICS), new MetricsHandler(metrics));
+        routes.addMapping(PathSpec.from(RelayApi.STREAM), stream);
+        routes.addMapping(PathSpec.from(RelayApi.SCHEMAS), new SchemasHandler(schemas));
         routes.addMapping(PathSpec.from("/"), new NotFound());
         // Compression negotiated with Accept-Encoding; gzip (the JDK's zlib) for frames and JSON.
         CompressionHandler compression = new CompressionHandler(routes);

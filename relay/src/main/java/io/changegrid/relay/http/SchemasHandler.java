@@ -5,6 +5,7 @@ import io.changegrid.events.json.SchemaJson;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.schema.UnknownSchemaException;
+import io.changegrid.protocol.RelayApi;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -35,8 +36,8 @@ final class SchemasHandler extends Handler.Abstract.NonBlocking {
             return true;
         }
         Fields query = Request.extractQueryParameters(request);
-        String tableId = query.getValue("tableId");
-        String version = query.getValue("version");
+        String tableId = query.getValue(RelayApi.TABLE_ID);
+        String version = query.getValue(RelayApi.VERSION);
         if ((tableId == null) != (version == null)) {
             JsonResponse.error(
                     response,

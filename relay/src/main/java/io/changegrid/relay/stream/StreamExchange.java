@@ -1,6 +1,7 @@
 package io.changegrid.relay.stream;
 
 import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.AppendListener;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferReader;
@@ -38,10 +39,6 @@ final class StreamExchange implements AppendListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamExchange.class);
 
-    static final String LAST_SCN = "X-Changegrid-Last-Scn";
-    static final String OLDEST_SCN = "X-Changegrid-Oldest-Scn";
-    static final String NEWEST_SCN = "X-Changegrid-Newest-Scn";
-    static final String SCHEMAS = "X-Changegrid-Schemas";
     static final String BINARY_TYPE = "application/x-changegrid-frames";
     static final String JSON_TYPE = "application/x-ndjson";
 
@@ -230,7 +227,7 @@ final class StreamExchange implements AppendListener {
         JsonResponse.send(
                 response,
                 callback,
-                410,
+                StreamResponse.TOO_OLD,
                 json -> {
                     json.writeStringField(
                             "error",
@@ -239,16 +236,16 @@ final class StreamExchange implements AppendListener {
                                     + ", oldestScn="
                                     + oldestScn
                                     + "; the consumer must bootstrap");
-                    json.writeNumberField("from", params.from());
-                    json.writeNumberField("oldestScn", oldestScn);
+                    json.writeNumberField(StreamResponse.FROM_FIELD, params.from());
+                    json.writeNumberField(StreamResponse.OLDEST_SCN_FIELD, oldestScn);
                 });
     }
 
     private void headers(int status, long lastScn) {
         response.setStatus(status);
-        response.getHeaders().put(LAST_SCN, Long.toString(lastScn));
-        response.getHeaders().put(OLDEST_SCN, Long.toString(buffer.oldestScn()));
-        response.getHeaders().put(NEWEST_SCN, Long.toString(buffer.newestScn()));
+        response.getHeaders().put(StreamResponse.LAST_SCN, Long.toString(lastScn));
+        response.getHeaders().put(StreamResponse.OLDEST_SCN, Long.toString(buffer.oldestScn()));
+        response.getHeaders().put(StreamResponse.NEWEST_SCN, Long.toString(buffer.newestScn()));
     }
 
     private void finish() {

@@ -1,6 +1,7 @@
 package io.changegrid.relay.stream;
 
 import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.http.JsonResponse;
 import org.eclipse.jetty.server.Handler;
@@ -55,7 +56,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             JsonResponse.error(response, callback, 400, e.getMessage());
             return true;
         }
-        response.getHeaders().put(StreamExchange.SCHEMAS, schemaFingerprint);
+        response.getHeaders().put(StreamResponse.SCHEMAS, schemaFingerprint);
         new StreamExchange(request, response, callback, buffer, registry, params).start();
         return true;
     }

@@ -1,6 +1,16 @@
 package io.changegrid.relay.stream;
 
+import static io.changegrid.protocol.StreamParameters.FILTER;
+import static io.changegrid.protocol.StreamParameters.FORMAT;
+import static io.changegrid.protocol.StreamParameters.FROM;
+import static io.changegrid.protocol.StreamParameters.MAX_BYTES;
+import static io.changegrid.protocol.StreamParameters.PARTITION;
+import static io.changegrid.protocol.StreamParameters.PARTITIONS;
+import static io.changegrid.protocol.StreamParameters.TABLES;
+import static io.changegrid.protocol.StreamParameters.TIMEOUT_MS;
+
 import io.changegrid.policy.capture.CapturePlan;
+import io.changegrid.protocol.StreamParameters;
 import java.util.List;
 import java.util.Locale;
 import org.eclipse.jetty.util.Fields;
@@ -50,13 +60,11 @@ public record StreamRequest(
      */
     static StreamRequest parse(Fields query, SubscriptionFilters filters) {
         for (Fields.Field field : query) {
-            if (!List.of("from", "maxBytes", "timeoutMs", "format", "filter", "tables", "p", "n")
-                    .contains(field.getName())) {
+            if (!StreamParameters.ALL.contains(field.getName())) {
                 throw new BadRequestException(
                         field.getName(),
                         field.getValue(),
-                        "unknown parameter; known are from, maxBytes, timeoutMs, format, filter,"
-                                + " tables, p, n");
+                        "unknown parameter; known are " + String.join(", ", StreamParameters.ALL));
             }
             if (field.getValues().size() > 1) {
                 throw new BadRequestException(
@@ -65,38 +73,37 @@ public record StreamRequest(
                         "given more than once");
             }
         }
-        String fromText = query.getValue("from");
+        String fromText = query.getValue(FROM);
         if (fromText == null) {
             throw new BadRequestException(
-                    "from", "", "required: the checkpoint SCN, or -1 for the oldest held");
+                    FROM, "", "required: the checkpoint SCN, or -1 for the oldest held");
         }
-        long from = number(query, "from", -1, Long.MAX_VALUE, 0);
-        int maxBytes = (int) number(query, "maxBytes", 1024, MAX_MAX_BYTES, DEFAULT_MAX_BYTES);
-        long timeoutMs = number(query, "timeoutMs", 0, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
-        StreamFormat format = format(query.getValue("format"));
-        String tablesText = query.getValue("tables");
-        String p = query.getValue("p");
-        String n = query.getValue("n");
-        String filter = query.getValue(SubscriptionFilters.FILTER);
+        long from = number(query, FROM, -1, Long.MAX_VALUE, 0);
+        int maxBytes = (int) number(query, MAX_BYTES, 1024, MAX_MAX_BYTES, DEFAULT_MAX_BYTES);
+        long timeoutMs = number(query, TIMEOUT_MS, 0, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
+        StreamFormat format = format(query.getValue(FORMAT));
+        String tablesText = query.getValue(TABLES);
+        String p = query.getValue(PARTITION);
+        String n = query.getValue(PARTITIONS);
+        String filter = query.getValue(FILTER);
         if (filter != null) {
             if (tablesText != null || p != null || n != null) {
                 throw new BadRequestException(
-                        SubscriptionFilters.FILTER,
-                        filter,
-                        "filter replaces tables, p and n: give one form");
+                        FILTER, filter, "filter replaces tables, p and n: give one form");
             }
             if (filters == null) {
-                throw new BadRequestException(
-                        SubscriptionFilters.FILTER, filter, "not accepted here");
+                throw new BadRequestException(FILTER, filter, "not accepted here");
             }
             return new StreamRequest(from, maxBytes, timeoutMs, format, filters.filter(filter));
         }
         if ((p == null) != (n == null)) {
             throw new BadRequestException(
-                    p == null ? "p" : "n", "", "p and n go together: partition p of n");
+                    p == null ? PARTITION : PARTITIONS,
+                    "",
+                    "p and n go together: partition p of n");
         }
-        int partitions = (int) number(query, "n", 1, 65_536, 1);
-        int partition = (int) number(query, "p", 0, partitions - 1L, 0);
+        int partitions = (int) number(query, PARTITIONS, 1, 65_536, 1);
+        int partition = (int) number(query, PARTITION, 0, partitions - 1L, 0);
         CapturePlan plan =
                 tablesText == null && partitions == 1
                         ? CapturePlan.everything()
@@ -114,7 +121,7 @@ public record StreamRequest(
         try {
             return StreamFormat.valueOf(text.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new BadRequestException("format", text, "binary or json");
+            throw new BadRequestException(FORMAT, text, "binary or json");
         }
     }
 

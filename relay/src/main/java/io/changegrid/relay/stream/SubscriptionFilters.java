@@ -1,5 +1,10 @@
 package io.changegrid.relay.stream;
 
+import static io.changegrid.protocol.StreamParameters.FILTER;
+import static io.changegrid.protocol.StreamParameters.FILTER_PARTITION;
+import static io.changegrid.protocol.StreamParameters.FILTER_POLICIES;
+import static io.changegrid.protocol.StreamParameters.TABLES;
+
 import io.changegrid.config.ConfigException;
 import io.changegrid.config.YamlConfigFile;
 import io.changegrid.events.schema.SchemaRegistry;
@@ -7,6 +12,7 @@ import io.changegrid.policy.Policies;
 import io.changegrid.policy.Policy;
 import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.policy.config.PolicyConfig;
+import io.changegrid.policy.config.SubscriptionRule;
 import io.changegrid.policy.partition.Partitioner;
 import io.changegrid.policy.select.TablePattern;
 import io.changegrid.policy.transform.TransformSpec;
@@ -31,7 +37,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SubscriptionFilters {
 
-    static final String FILTER = "filter";
     private static final int MAX_REMEMBERED = 256;
 
     private final SchemaRegistry registry;
@@ -73,7 +78,7 @@ final class SubscriptionFilters {
             try {
                 include.add(TablePattern.parse(pattern.trim()));
             } catch (IllegalArgumentException e) {
-                throw new BadRequestException("tables", String.join(",", patterns), e.getMessage());
+                throw new BadRequestException(TABLES, String.join(",", patterns), e.getMessage());
             }
         }
         Policy policy =
@@ -101,31 +106,23 @@ final class SubscriptionFilters {
             throw new BadRequestException(FILTER, text, String.join("; ", e.problems()));
         }
         for (String key : tree.keySet()) {
-            if (!Set.of("policies", "partition").contains(key)) {
+            if (!Set.of(FILTER_POLICIES, FILTER_PARTITION).contains(key)) {
                 throw new BadRequestException(
                         FILTER, text, "unknown key: " + key + "; known are policies, partition");
             }
         }
-        Object partitionValue = tree.getOrDefault("partition", CapturePlan.ALL_PARTITIONS);
+        Object partitionValue = tree.getOrDefault(FILTER_PARTITION, CapturePlan.ALL_PARTITIONS);
         if (!(partitionValue instanceof Integer) || (Integer) partitionValue < -1) {
             throw new BadRequestException(
                     FILTER, text, "partition: expected an integer >= -1: value=" + partitionValue);
         }
         try {
             Policies policies = PolicyConfig.parse(tree);
-            List<String> problems = new ArrayList<>();
-            for (Policy policy : policies.policies()) {
-                if (!policy.transform().equals(TransformSpec.IDENTITY)) {
-                    problems.add(
-                            policy.path()
-                                    + ".transform: a subscription selects and partitions only;"
-                                    + " transforms and column lists belong in the relay's policies");
-                }
-            }
+            List<String> problems = SubscriptionRule.problems(policies);
             if (!problems.isEmpty()) {
                 throw new ConfigException(problems);
             }
-            return CapturePlan.of(policies, (Integer) partitionValue, "partition");
+            return CapturePlan.of(policies, (Integer) partitionValue, FILTER_PARTITION);
         } catch (ConfigException e) {
             throw new BadRequestException(FILTER, text, String.join("; ", e.problems()));
         }

@@ -3,6 +3,8 @@ package io.changegrid.relay.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.config.YamlConfigFile;
+import io.changegrid.protocol.RelayRegistration;
+import io.changegrid.protocol.RelaySelection;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +53,7 @@ class RelayRegistrarIT {
                 List.of("shop.audit"),
                 -1,
                 0,
-                List.of(RelayRegistration.Selection.EVERYTHING));
+                List.of(RelaySelection.EVERYTHING));
     }
 
     private String read(String path) throws Exception {

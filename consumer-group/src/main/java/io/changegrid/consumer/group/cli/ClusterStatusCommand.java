@@ -9,6 +9,7 @@ import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
 import io.changegrid.consumer.group.cluster.ClusterView;
 import io.changegrid.consumer.group.cluster.GroupAssignment;
 import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.RelayApi;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -113,7 +114,7 @@ public final class ClusterStatusCommand implements Callable<Integer> {
                 HttpResponse<String> response =
                         http.send(
                                 HttpRequest.newBuilder(
-                                                URI.create(member.statusUrl() + "/v1/status"))
+                                                URI.create(member.statusUrl() + RelayApi.STATUS))
                                         .timeout(HTTP_TIMEOUT)
                                         .build(),
                                 HttpResponse.BodyHandlers.ofString());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.consumer.group.zookeeper.SessionExpiry;
 import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.RelayRegistration;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.policy.partition.Partitioner;
+import io.changegrid.protocol.RelayRegistration;
+import io.changegrid.protocol.RelaySelection;
+import io.changegrid.protocol.WantedTables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,19 +19,12 @@ class RelayRegistrationTest {
 
     private static RelayRegistration relay(List<String> include, List<String> exclude) {
         return new RelayRegistration(
-                "r",
-                1,
-                "http://r:7070",
-                include,
-                exclude,
-                -1,
-                0,
-                List.of(RelaySelection.EVERYTHING));
+                1, "http://r:7070", include, exclude, -1, 0, List.of(RelaySelection.EVERYTHING));
     }
 
     private static RelayRegistration withPolicies(RelaySelection... policies) {
         return new RelayRegistration(
-                "r", 1, "http://r:7070", List.of(), List.of(), -1, 0, List.of(policies));
+                1, "http://r:7070", List.of(), List.of(), -1, 0, List.of(policies));
     }
 
     private static RelaySelection policy(String include, boolean where, boolean renames) {
@@ -52,7 +48,7 @@ class RelayRegistrationTest {
                             includeAndPartitioner[i + 1]));
         }
         return new RelayRegistration(
-                "r", 1, "http://r:7070", List.of(), List.of(), partition, partitions, selects);
+                1, "http://r:7070", List.of(), List.of(), partition, partitions, selects);
     }
 
     /** Whether the relay publishes every row of the tables for a consumer of one partition. */
@@ -228,7 +224,6 @@ class RelayRegistrationTest {
         assertThat(read)
                 .isEqualTo(
                         new RelayRegistration(
-                                "127.0.0.1_7070",
                                 7,
                                 "http://127.0.0.1:7070",
                                 List.of("shop.*"),

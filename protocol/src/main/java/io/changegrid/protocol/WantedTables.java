@@ -1,4 +1,4 @@
-package io.changegrid.consumer.group.discovery;
+package io.changegrid.protocol;
 
 /**
  * Tables a consumer group subscribes to, as a relay is judged against them: which tables, and how

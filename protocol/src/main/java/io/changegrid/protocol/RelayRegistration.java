@@ -1,38 +1,44 @@
-package io.changegrid.consumer.group.discovery;
+package io.changegrid.protocol;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a relay registers about itself: an ephemeral node {@code
- * /changegrid/relays/<sourceId>/<name>} holding
+ * What a relay registers about itself in a grid's ZooKeeper, and the rule by which consumer groups
+ * choose relays from it: an ephemeral node {@code /changegrid/relays/<sourceId>/<host>_<port>}
+ * ({@link #path()}) holding
  *
  * <pre>
  * {"sourceId":1,"endpoint":"http://10.0.0.5:7070","include":["shop.*"],"exclude":[],
  *  "partition":1,"partitions":4,
- *  "selects":[{"include":["*.*"],"exclude":[],"where":false,"renames":false,
+ *  "selects":[{"include":["shop.*"],"exclude":["shop.tmp_*"],"where":false,"renames":false,
  *              "partitioner":"byKeyHash(partitions=4)"}]}
  * </pre>
  *
- * The relay writes it (the relay module's {@code RelayRegistrar}); this is the consumer's reading
- * of the same format, documented in docs/cluster.md. A relay with {@code partition} -1 publishes
- * every partition of what it captures (a consumer's partition is then a filter the relay applies
- * per request); a relay splitting the source with others ({@code capture.partition}) publishes only
- * partition {@code partition} of {@code partitions}, as each of its policies' partitioners ({@code
- * selects[].partitioner}) divides the rows. What it publishes is what its capture filter ({@code
- * include}, {@code exclude}) lets through and its policies then select ({@code selects}, in their
- * order). Whether that makes it a replica for a partition of a group is {@link #isReplicaFor}.
+ * The relay writes it ({@link #encode()}, the relay module's {@code RelayRegistrar}); consumer
+ * groups read it ({@link #decode}); docs/cluster.md documents it and {@code WireNamesTest} pins its
+ * field names. {@code include}/{@code exclude} are the capture filter. A relay with {@code
+ * partition} -1 publishes every partition of what it captures (a consumer's partition is then a
+ * filter the relay applies per request); a relay splitting the source with others ({@code
+ * capture.partition}) publishes only partition {@code partition} of {@code partitions}, as each of
+ * its policies' partitioners ({@code selects[].partitioner}) divides the rows. What it publishes is
+ * what its capture filter lets through and its policies then select ({@code selects}, in their
+ * order; the first policy selecting a table governs it). Whether that makes it a replica for a
+ * partition of a group is {@link #isReplicaFor}. Immutable.
  *
- * @param name the node's name
  * @param sourceId the source the relay reads
- * @param endpoint the relay's base URL
- * @param include the tables it captures, {@code database.table} patterns with {@code *}; empty for
- *     all
+ * @param endpoint the relay's base URL as consumers reach it
+ * @param include the tables it captures, {@code database.table} patterns ({@link TableGlob}); empty
+ *     for all
  * @param exclude the tables it leaves out
  * @param partition the only partition it publishes, or -1 for all
  * @param partitions the number of partitions {@code partition} is one of; 0 when it publishes all
@@ -40,7 +46,6 @@ import java.util.List;
  *     without policies
  */
 public record RelayRegistration(
-        String name,
         int sourceId,
         String endpoint,
         List<String> include,
@@ -49,7 +54,7 @@ public record RelayRegistration(
         int partitions,
         List<RelaySelection> selects) {
 
-    /** Where relays register. */
+    /** Where relays register: one child per source, one grandchild per relay. */
     public static final String RELAYS_ROOT = "/changegrid/relays";
 
     private static final JsonFactory JSON = new JsonFactory();
@@ -63,6 +68,19 @@ public record RelayRegistration(
     /** The node under which the relays of {@code sourceId} register. */
     public static String sourcePath(int sourceId) {
         return RELAYS_ROOT + "/" + sourceId;
+    }
+
+    /** The parent node of this relay's registration. */
+    public String sourcePath() {
+        return sourcePath(sourceId);
+    }
+
+    /** This relay's node: named after its endpoint, so a restarted relay replaces its own. */
+    public String path() {
+        URI uri = URI.create(endpoint);
+        int port = uri.getPort() < 0 ? 80 : uri.getPort();
+        String name = (uri.getHost() + "_" + port).replaceAll("[^A-Za-z0-9_.-]", "_");
+        return sourcePath() + "/" + name;
     }
 
     /**
@@ -116,10 +134,10 @@ public record RelayRegistration(
      */
     private RelaySelection publishingAllOf(String wanted) {
         if (!include.isEmpty()
-                && include.stream().noneMatch(pattern -> TableGlobs.covers(pattern, wanted))) {
+                && include.stream().noneMatch(pattern -> TableGlob.covers(pattern, wanted))) {
             return null;
         }
-        if (exclude.stream().anyMatch(pattern -> TableGlobs.overlaps(pattern, wanted))) {
+        if (exclude.stream().anyMatch(pattern -> TableGlob.overlaps(pattern, wanted))) {
             return null;
         }
         for (RelaySelection policy : selects) {
@@ -128,6 +146,44 @@ public record RelayRegistration(
             }
         }
         return null;
+    }
+
+    /** The node's bytes. */
+    public byte[] encode() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        try (JsonGenerator json = JSON.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeNumberField("sourceId", sourceId);
+            json.writeStringField("endpoint", endpoint);
+            writeStrings(json, "include", include);
+            writeStrings(json, "exclude", exclude);
+            json.writeNumberField("partition", partition);
+            json.writeNumberField("partitions", partitions);
+            json.writeArrayFieldStart("selects");
+            for (RelaySelection selection : selects) {
+                json.writeStartObject();
+                writeStrings(json, "include", selection.include());
+                writeStrings(json, "exclude", selection.exclude());
+                json.writeBooleanField("where", selection.where());
+                json.writeBooleanField("renames", selection.renames());
+                json.writeStringField("partitioner", selection.partitioner()); // null as null
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON to memory cannot fail", e);
+        }
+        return out.toByteArray();
+    }
+
+    private static void writeStrings(JsonGenerator json, String field, List<String> values)
+            throws IOException {
+        json.writeArrayFieldStart(field);
+        for (String value : values) {
+            json.writeString(value);
+        }
+        json.writeEndArray();
     }
 
     /**
@@ -184,9 +240,8 @@ public record RelayRegistration(
                             + ", data="
                             + new String(data, StandardCharsets.UTF_8));
         }
-        String name = path.substring(path.lastIndexOf('/') + 1);
         return new RelayRegistration(
-                name, sourceId, endpoint, include, exclude, partition, partitions, selects);
+                sourceId, endpoint, include, exclude, partition, partitions, selects);
     }
 
     private static List<RelaySelection> selections(JsonParser json) throws IOException {

@@ -1,4 +1,4 @@
-package io.changegrid.consumer.group.discovery;
+package io.changegrid.protocol;
 
 import java.util.List;
 
@@ -34,15 +34,15 @@ public record RelaySelection(
 
     /** Whether this policy selects some table {@code wanted} names (so it governs it). */
     boolean touches(String wanted) {
-        return include.stream().anyMatch(pattern -> TableGlobs.overlaps(pattern, wanted))
-                && exclude.stream().noneMatch(pattern -> TableGlobs.covers(pattern, wanted));
+        return include.stream().anyMatch(pattern -> TableGlob.overlaps(pattern, wanted))
+                && exclude.stream().noneMatch(pattern -> TableGlob.covers(pattern, wanted));
     }
 
     /** Whether this policy publishes every row of every table {@code wanted} names, unrenamed. */
     boolean publishesAllOf(String wanted) {
         return !where
                 && !renames
-                && include.stream().anyMatch(pattern -> TableGlobs.covers(pattern, wanted))
-                && exclude.stream().noneMatch(pattern -> TableGlobs.overlaps(pattern, wanted));
+                && include.stream().anyMatch(pattern -> TableGlob.covers(pattern, wanted))
+                && exclude.stream().noneMatch(pattern -> TableGlob.overlaps(pattern, wanted));
     }
 }

@@ -1,0 +1,35 @@
+package io.changegrid.protocol;
+
+/**
+ * What a response of {@code GET /v1/stream} ({@link RelayApi#STREAM}) says besides its body of
+ * events: its headers, and the answer to a checkpoint the relay no longer holds. Wire names, pinned
+ * by {@code WireNamesTest}.
+ */
+public final class StreamResponse {
+
+    /** The status of a checkpoint older than the relay's buffer: the consumer must bootstrap. */
+    public static final int TOO_OLD = 410;
+
+    /** The field of a {@link #TOO_OLD} answer's JSON body naming the oldest SCN held. */
+    public static final String OLDEST_SCN_FIELD = "oldestScn";
+
+    /** The field of a {@link #TOO_OLD} answer's JSON body naming the checkpoint asked for. */
+    public static final String FROM_FIELD = "from";
+
+    /** The checkpoint after the response: the SCN to ask {@code from} next. */
+    public static final String LAST_SCN = "X-Changegrid-Last-Scn";
+
+    /** The oldest SCN the relay holds. */
+    public static final String OLDEST_SCN = "X-Changegrid-Oldest-Scn";
+
+    /** The newest SCN the relay holds. */
+    public static final String NEWEST_SCN = "X-Changegrid-Newest-Scn";
+
+    /**
+     * A fingerprint of the schemas the relay serves: a change means a restarted relay with other
+     * policies, whose table ids and versions a consumer must not decode with cached schemas.
+     */
+    public static final String SCHEMAS = "X-Changegrid-Schemas";
+
+    private StreamResponse() {}
+}
