@@ -6,6 +6,7 @@ import io.changegrid.bench.harness.BenchSource;
 import io.changegrid.bench.harness.JavaProcess;
 import io.changegrid.bench.harness.ResultFile;
 import io.changegrid.fetchers.mysql.BinlogPosition;
+import io.changegrid.protocol.RelayApi;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -111,7 +112,7 @@ public final class RelayProcess implements AutoCloseable {
 
     /** The relay's {@code /v1/status}, or {@code null} while it does not answer. */
     JsonNode status() {
-        String text = statusGet.get("/v1/status");
+        String text = statusGet.get(RelayApi.STATUS);
         try {
             return text == null ? null : ResultFile.JSON.readTree(text);
         } catch (java.io.IOException e) {
