@@ -67,6 +67,32 @@ final class EntryShape {
         }
     }
 
+    /**
+     * Checks only the first frame's header of the entry in {@code [offset, offset + length)}: that
+     * it fits and carries the entry's SCN. For entries an encoder wrote whole, where walking every
+     * frame would re-check what the encoder guarantees.
+     *
+     * @throws IllegalArgumentException saying what does not fit and where
+     */
+    void checkFirst(long scn, ByteBuffer source, int offset, int length) {
+        if (length < FrameLayout.HEADER_LENGTH) {
+            throw misfit("truncated frame header", scn, offset, length, offset);
+        }
+        frame.wrap(source, offset);
+        if (frame.length() < FrameLayout.HEADER_LENGTH || frame.length() > length) {
+            throw misfit("frame length out of bounds", scn, offset, length, offset);
+        }
+        if (frame.scn() != scn) {
+            throw new IllegalArgumentException(
+                    "frame SCN differs from the entry's: scn="
+                            + scn
+                            + ", frameScn="
+                            + frame.scn()
+                            + ", at="
+                            + offset);
+        }
+    }
+
     private static IllegalArgumentException misfit(
             String what, long scn, int offset, int length, int at) {
         return new IllegalArgumentException(
