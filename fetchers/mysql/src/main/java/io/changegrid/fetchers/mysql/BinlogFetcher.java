@@ -55,7 +55,7 @@ public final class BinlogFetcher implements Fetcher {
             BinlogFetcherConfig config,
             SchemaTracker tracker,
             SchemaHistory history,
-            BinlogPosition start,
+            ResumePosition start,
             TransactionSink sink) {
         this.config = config;
         this.tracker = tracker;
@@ -96,11 +96,12 @@ public final class BinlogFetcher implements Fetcher {
             SourceChecks.run(connection, config.serverId());
             CascadingForeignKeys.warn(connection, config.capture());
             if (resumePosition != null) {
-                BinlogPosition start = BinlogPosition.parse(resumePosition);
+                ResumePosition start = ResumePosition.parse(resumePosition);
                 // The history as of the last transaction processed: a DDL starting right at the
                 // resume position is read (and applied) again.
-                SchemaHistory.Loaded loaded = SchemaHistory.load(historyFile, start.scn() - 1);
-                LOG.info("resuming at saved position: position={}, scn={}", start, start.scn());
+                long scn = start.position().scn();
+                SchemaHistory.Loaded loaded = SchemaHistory.load(historyFile, scn - 1);
+                LOG.info("resuming at saved position: position={}, scn={}", start, scn);
                 return new BinlogFetcher(config, loaded.tracker(), loaded.history(), start, sink);
             }
             StartSnapshot snapshot = StartSnapshot.take(connection, config.start());
@@ -112,7 +113,8 @@ public final class BinlogFetcher implements Fetcher {
             Files.deleteIfExists(historyFile);
             SchemaHistory history =
                     SchemaHistory.create(historyFile, snapshot.position().scn() - 1, tracker);
-            return new BinlogFetcher(config, tracker, history, snapshot.position(), sink);
+            return new BinlogFetcher(
+                    config, tracker, history, new ResumePosition(snapshot.position(), ""), sink);
         }
     }
 
@@ -233,12 +235,12 @@ public final class BinlogFetcher implements Fetcher {
 
     /**
      * Where the next transaction starts, i.e. how far this fetcher has read completely: its SCN and
-     * {@code file:offset}, which {@link #open} takes back as {@code resumePosition}.
+     * its {@link ResumePosition} text, which {@link #open} takes back as {@code resumePosition}.
      */
     @Override
     public FetchPosition position() {
-        BinlogPosition committed = assembler.committed();
-        return new FetchPosition(committed.scn(), committed.toString());
+        ResumePosition resume = assembler.resumePosition();
+        return new FetchPosition(resume.position().scn(), resume.toString());
     }
 
     private void throwIfFatal(BinlogPosition position) {
@@ -264,7 +266,7 @@ public final class BinlogFetcher implements Fetcher {
                 case 1236 ->
                         throw new FetchFailedException(
                                 "binlog position is no longer on the server (purged?): position="
-                                        + position
+                                        + assembler.resumePosition()
                                         + ", server says: "
                                         + server.getMessage()
                                         + "; the relay cannot continue without a gap — restart it from a held"

@@ -79,6 +79,10 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     private String file;
     private BinlogPosition committed;
+
+    /** The GTID of the last transaction before {@link #committed}, or empty. */
+    private String committedGtid;
+
     private long lastPublishNanos = System.nanoTime();
 
     private boolean open;
@@ -107,7 +111,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             TransactionSink sink,
             int maxTransactionBytes,
             long heartbeatAfterNanos,
-            BinlogPosition resumeFrom,
+            ResumePosition resumeFrom,
             Runnable onFailure) {
         this.router = router;
         this.ddl = ddl;
@@ -115,8 +119,9 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         this.sink = sink;
         this.maxTransactionBytes = maxTransactionBytes;
         this.heartbeatAfterNanos = heartbeatAfterNanos;
-        this.committed = resumeFrom;
-        this.file = resumeFrom.file();
+        this.committed = resumeFrom.position();
+        this.committedGtid = resumeFrom.gtid();
+        this.file = committed.file();
         this.onFailure = onFailure;
     }
 
@@ -128,6 +133,11 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     /** Where the next transaction starts: the position to reconnect at. */
     BinlogPosition committed() {
         return committed;
+    }
+
+    /** {@link #committed()} with the GTID of the transaction before it: what the relay stores. */
+    ResumePosition resumePosition() {
+        return new ResumePosition(committed, committedGtid);
     }
 
     /** What stopped this assembler, or {@code null}. */
@@ -422,6 +432,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private void commit(EventHeaderV4 header) throws InterruptedException {
         BinlogPosition next = new BinlogPosition(file, header.getNextPosition());
         boolean published = writer.hasEvents();
+        String gtid = transactionId.isEmpty() ? committedGtid : transactionId;
         if (published) {
             writer.end();
             sink.accept(
@@ -430,9 +441,10 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                     writer.length(),
                     writer.events(),
                     writer.commitTimeMicros(),
-                    next.toString());
+                    new ResumePosition(next, gtid).toString());
         }
         committed = next;
+        committedGtid = gtid;
         open = false;
         if (published) {
             lastPublishNanos = System.nanoTime();
@@ -454,7 +466,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                 writer.length(),
                 0,
                 writer.commitTimeMicros(),
-                committed.toString());
+                resumePosition().toString());
         lastPublishNanos = System.nanoTime();
     }
 
