@@ -9,8 +9,9 @@ import java.nio.ByteBuffer;
  * Checks that bytes offered to {@link EventBuffer#append} are one entry: whole frames back to back
  * that all carry the given SCN, ending with END_OF_TRANSACTION and holding no other END or
  * HEARTBEAT, or a single HEARTBEAT frame. Readers walk entries by these rules without checking them
- * again, so the writer checks once here; headers only, since the publisher's encoder computed the
- * checksums.
+ * again, so the writer checks once here; headers only, since the encoder computed the checksums.
+ * The publisher's path ({@link EventBuffer#appendEncoded}) takes the fetcher's word for the shape,
+ * which its encoder guarantees, and {@link #checkFirst checks the first header} only.
  *
  * <p>Not thread-safe: the writer owns one.
  */
