@@ -1,8 +1,10 @@
 package io.changegrid.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -132,6 +134,49 @@ class DependencyDirectionTest {
                     .because(
                             "a fetcher only turns a source's log into events; the relay decides what "
                                     + "happens to them");
+
+    @ArchTest
+    static final ArchRule relayStartsFetchersThroughTheSpiOnly =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.relay..")
+                    .should()
+                    .dependOnClassesThat(
+                            resideInAPackage("io.changegrid.fetchers..")
+                                    .and(not(resideInAPackage("io.changegrid.fetchers"))))
+                    .because(
+                            "the relay finds its fetcher by source.type through the SPI in "
+                                    + "io.changegrid.fetchers; naming one source's classes would tie every relay "
+                                    + "to that source and its drivers");
+
+    @ArchTest
+    static final ArchRule fetcherSpiNamesNoSource =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.fetchers")
+                    .should()
+                    .dependOnClassesThat(
+                            resideInAPackage("io.changegrid.fetchers..")
+                                    .and(not(resideInAPackage("io.changegrid.fetchers"))))
+                    .because("the SPI is what every source shares; each source is a module on it");
+
+    @ArchTest
+    static final ArchRule packagesAreFreeOfCycles =
+            slices().matching("io.changegrid.(**)")
+                    .should()
+                    .beFreeOfCycles()
+                    // Two known cycles, left to the issues that split those modules: the consumer
+                    // group's runner drives the consumer it belongs to (consumer-group split), and
+                    // the appliers' conflict reader keys rows with the batch's RowKey.
+                    .ignoreDependency(
+                            resideInAPackage("io.changegrid.consumer.group"),
+                            resideInAPackage("io.changegrid.consumer"))
+                    .ignoreDependency(
+                            resideInAPackage("io.changegrid.appliers.conflict"),
+                            resideInAPackage("io.changegrid.appliers.batch"))
+                    .because(
+                            "a package is a concern: two that need each other are one concern, or "
+                                    + "one of them holds what belongs to a third");
 
     @ArchTest
     static final ArchRule mainCodeNeverUsesTheTestKit =

@@ -1,5 +1,7 @@
 package io.changegrid.config;
 
+import java.util.List;
+
 /**
  * Renders a schema as the Markdown reference in {@code docs/}, so the docs come from the
  * definitions.
@@ -14,8 +16,22 @@ public final class ConfigReference {
         page.append("# ").append(title).append("\n\n");
         page.append("<!-- Generated from the key definitions; do not edit by hand. -->\n\n");
         page.append(introduction).append("\n\n");
+        page.append(table(schema.keys()));
+        return page.toString();
+    }
+
+    /**
+     * A second-level section of a page: a heading, a paragraph and one table row per setting, e.g.
+     * the settings one kind of source adds to a program's.
+     */
+    public static String section(String heading, String introduction, List<ConfigKey<?>> keys) {
+        return "\n## " + heading + "\n\n" + introduction + "\n\n" + table(keys);
+    }
+
+    private static String table(List<ConfigKey<?>> keys) {
+        StringBuilder page = new StringBuilder();
         page.append("| key | type | default | rule | description |\n|---|---|---|---|---|\n");
-        for (ConfigKey<?> key : schema.keys()) {
+        for (ConfigKey<?> key : keys) {
             page.append("| `")
                     .append(key.path())
                     .append("` | ")

@@ -17,7 +17,7 @@ final class RelayFixture {
     static Relay start(MariaDbServer server, Path stateDirectory, long serverId) throws Exception {
         Relay relay =
                 Relay.start(
-                        RelaySettings.SCHEMA.load(
+                        RelaySettings.load(
                                 Map.of(),
                                 Map.of(
                                         "source.host", server.host(),

@@ -2,17 +2,19 @@ package io.changegrid.relay;
 
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
-import io.changegrid.fetchers.TableFilter;
-import io.changegrid.fetchers.mysql.BinlogFetcher;
-import io.changegrid.fetchers.mysql.BinlogFetcherConfig;
-import io.changegrid.fetchers.mysql.StartPosition;
-import io.changegrid.policy.capture.CapturePlan;
+import io.changegrid.fetchers.FetchPosition;
+import io.changegrid.fetchers.Fetcher;
+import io.changegrid.fetchers.FetcherContext;
+import io.changegrid.fetchers.FetcherProvider;
+import io.changegrid.policy.capture.TableFilter;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferConfig;
 import io.changegrid.relay.cluster.RelayRegistrar;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.relay.http.RelayHealth;
 import io.changegrid.relay.http.RelayHttpServer;
+import io.changegrid.relay.http.RelayStatus;
 import io.changegrid.relay.publish.Publisher;
 import io.changegrid.relay.state.PositionStore;
 import io.changegrid.relay.stream.StreamHandler;
@@ -32,8 +34,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running relay: a binlog fetcher on its own thread publishing whole transactions into the
- * off-heap event buffer, the saved fetch position, and the HTTP API.
+ * One running relay: a fetcher on its own thread publishing whole transactions into the off-heap
+ * event buffer, the saved fetch position, and the HTTP API. The fetcher is the one {@code
+ * source.type} names, found through the fetcher SPI ({@link FetcherProvider}); the relay reads none
+ * of its settings and stores its resume position as the text it was given.
  *
  * <p>A fatal fetch error (purged binlog, unreadable DDL, ...) stops the fetcher, not the relay: the
  * buffer keeps being served, {@code /v1/health} answers 503 with the reason, and the error is
@@ -47,7 +51,8 @@ public final class Relay implements AutoCloseable {
     private final EventBuffer buffer;
     private final Publisher publisher;
     private final PositionStore positions;
-    private final BinlogFetcher fetcher;
+    private final FetcherProvider source;
+    private final Fetcher fetcher;
     private final RelayHttpServer http;
     private final PrometheusMeterRegistry metrics;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
@@ -59,6 +64,7 @@ public final class Relay implements AutoCloseable {
 
     private Relay(RelayConfiguration configuration) throws Exception {
         this.config = configuration.settings();
+        this.source = RelaySettings.fetcher(config);
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.buffer = new EventBuffer(bufferConfig(config));
         Path state = config.get(RelaySettings.STATE_DIRECTORY);
@@ -79,14 +85,22 @@ public final class Relay implements AutoCloseable {
         Optional<PositionStore.SavedPosition> saved = positions.load();
         try {
             this.fetcher =
-                    BinlogFetcher.open(
-                            fetcherConfig(config).withPlan(configuration.plan()),
-                            state,
-                            saved.map(PositionStore.SavedPosition::replayPosition).orElse(null),
+                    source.open(
+                            new FetcherContext(
+                                    config,
+                                    config.get(RelaySettings.SOURCE_ID),
+                                    TableFilter.of(
+                                            config.get(RelaySettings.CAPTURE_INCLUDE),
+                                            config.get(RelaySettings.CAPTURE_EXCLUDE)),
+                                    configuration.plan(),
+                                    state,
+                                    maxTransactionBytes(config),
+                                    saved.map(PositionStore.SavedPosition::replayPosition)
+                                            .orElse(null)),
                             publisher);
             // A policy naming a table or column the source lacks is an error now, not a no-op.
             List<String> problems =
-                    configuration.plan().validate(fetcher.registry().latestVersions());
+                    configuration.plan().validate(fetcher.sourceSchemas().latestVersions());
             if (!problems.isEmpty()) {
                 throw new ConfigException(problems);
             }
@@ -95,11 +109,10 @@ public final class Relay implements AutoCloseable {
             buffer.close();
             throw e;
         }
-        long floor =
-                saved.map(PositionStore.SavedPosition::replayFloorScn)
-                        .orElse(fetcher.position().scn() - 1);
+        FetchPosition start = fetcher.position();
+        long floor = saved.map(PositionStore.SavedPosition::replayFloorScn).orElse(start.scn() - 1);
         buffer.startAfter(floor);
-        publisher.start(floor, fetcher.position().toString());
+        publisher.start(floor, start.resumePosition());
         registerGauges();
         this.http =
                 new RelayHttpServer(
@@ -134,11 +147,11 @@ public final class Relay implements AutoCloseable {
         // Registered once it serves, so a consumer group never finds a relay that cannot answer.
         relay.registrar = RelayRegistrar.forRelay(configuration, relay.http.port());
         LOG.info(
-                "relay started: http=http://{}:{}/v1/status, source={}:{}, buffer={}",
+                "relay started: http=http://{}:{}/v1/status, source={} {}, buffer={}",
                 config.get(RelaySettings.HTTP_HOST),
                 relay.http.port(),
-                config.get(RelaySettings.SOURCE_HOST),
-                config.get(RelaySettings.SOURCE_PORT),
+                relay.source.type(),
+                relay.source.describe(config),
                 relay.buffer);
         return relay;
     }
@@ -186,10 +199,10 @@ public final class Relay implements AutoCloseable {
         Throwable fatal = failure;
         return new RelayStatus(
                 config.get(RelaySettings.SOURCE_ID),
-                config.get(RelaySettings.SOURCE_HOST) + ":" + config.get(RelaySettings.SOURCE_PORT),
+                source.describe(config),
                 fetchState(),
                 fatal == null ? null : fatal.getMessage(),
-                fetcher.position().toString(),
+                fetcher.position().resumePosition(),
                 publisher.lastScn(),
                 publisher.lagMillis(),
                 fetcher.lagScn(),
@@ -287,24 +300,5 @@ public final class Relay implements AutoCloseable {
                 Math.min(
                         segment,
                         Math.min(Integer.MAX_VALUE - 8L, Runtime.getRuntime().maxMemory() / 4));
-    }
-
-    static BinlogFetcherConfig fetcherConfig(Config config) {
-        return new BinlogFetcherConfig(
-                config.get(RelaySettings.SOURCE_HOST),
-                config.get(RelaySettings.SOURCE_PORT),
-                config.get(RelaySettings.SOURCE_USER),
-                config.get(RelaySettings.SOURCE_PASSWORD),
-                config.get(RelaySettings.SOURCE_SERVER_ID),
-                config.get(RelaySettings.SOURCE_ID),
-                TableFilter.of(
-                        config.get(RelaySettings.CAPTURE_INCLUDE),
-                        config.get(RelaySettings.CAPTURE_EXCLUDE)),
-                CapturePlan.everything(),
-                StartPosition.parse(config.get(RelaySettings.SOURCE_START)),
-                config.get(RelaySettings.SOURCE_HEARTBEAT),
-                config.get(RelaySettings.SOURCE_CONNECT_TIMEOUT),
-                config.get(RelaySettings.SOURCE_BACKOFF_MAX),
-                maxTransactionBytes(config));
     }
 }

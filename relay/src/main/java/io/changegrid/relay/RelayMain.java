@@ -26,7 +26,8 @@ import picocli.CommandLine.Option;
         name = "relay",
         mixinStandardHelpOptions = true,
         description =
-                "Reads a MySQL/MariaDB binlog into an off-heap event buffer and serves it over HTTP.")
+                "Reads a source's change log (source.type, default mysql: a MySQL/MariaDB binlog) into"
+                        + " an off-heap event buffer and serves it over HTTP.")
 public final class RelayMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RelayMain.class);

@@ -39,7 +39,7 @@ class RelayIT {
     private static StreamClient client;
 
     static Config config(MariaDbServer server, Path stateDirectory, long serverId) {
-        return RelaySettings.SCHEMA.load(
+        return RelaySettings.load(
                 Map.of(),
                 Map.of(
                         "source.host", server.host(),

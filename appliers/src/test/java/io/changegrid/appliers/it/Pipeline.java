@@ -46,7 +46,7 @@ final class Pipeline {
                                 "state.directory", stateDirectory.toString(),
                                 "http.port", "0"));
         settings.putAll(more);
-        Relay relay = Relay.start(RelaySettings.SCHEMA.load(Map.of(), settings));
+        Relay relay = Relay.start(RelaySettings.load(Map.of(), settings));
         Awaitility.await()
                 .atMost(Duration.ofSeconds(20))
                 .until(() -> relay.buffer().newestScn() >= 0);

@@ -66,7 +66,7 @@ final class ApplySource implements AutoCloseable {
         try {
             relay =
                     Relay.start(
-                            RelaySettings.SCHEMA.load(
+                            RelaySettings.load(
                                     Map.of(),
                                     Map.ofEntries(
                                             Map.entry("source.host", server.host()),

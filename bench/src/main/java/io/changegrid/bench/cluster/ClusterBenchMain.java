@@ -406,7 +406,7 @@ public final class ClusterBenchMain implements Callable<Integer> {
         settings.put("state.directory", directory.resolve("relay-state").toString());
         settings.put("http.port", "0");
         settings.put("cluster.zookeeper", zooKeeper);
-        return RelaySettings.SCHEMA.load(Map.of(), settings);
+        return RelaySettings.load(Map.of(), settings);
     }
 
     private static void awaitTrue(Duration timeout, Check check) throws Exception {

@@ -5,6 +5,7 @@ import io.changegrid.bench.harness.BenchSource;
 import io.changegrid.bench.harness.CpuMeter;
 import io.changegrid.bench.harness.ProgressLine;
 import io.changegrid.fetchers.mysql.BinlogPosition;
+import io.changegrid.fetchers.mysql.ResumePosition;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -211,7 +212,8 @@ public final class RelayFleet implements AutoCloseable {
                 transactions[i] = status.path("buffer").path("transactionsAppended").asLong();
                 boolean published = fetch.path("lastPublishedScn").asLong(-1) >= 0;
                 boolean atEnd =
-                        BinlogPosition.parse(fetch.get("position").asText()).scn() >= to.scn();
+                        ResumePosition.parse(fetch.get("position").asText()).position().scn()
+                                >= to.scn();
                 if (first[i] == 0) {
                     double cpu = relay.cpuSeconds();
                     if (published && atEnd) { // the whole range between two polls

@@ -101,6 +101,8 @@ public final class ProfileCommand implements Callable<Integer> {
         Map<String, String> map = new LinkedHashMap<>();
         map.put("io.changegrid.policy.transform", "policies: transform (mask, add, rename)");
         map.put("io.changegrid.policy.select", "policies: row predicate");
+        // Encodes what the routes let through: the transaction assembly every fetcher shares.
+        map.put("io.changegrid.policy.capture.TransactionWriter", "transaction assembly");
         map.put("io.changegrid.policy", "policies: routing, partitioning");
         map.put("io.changegrid.fetchers.mysql.RowConverter", "row conversion");
         map.put("io.changegrid.fetchers.mysql.TemporalCells", "row conversion");

@@ -11,8 +11,8 @@ import io.changegrid.consumer.checkpoint.FileCheckpointStore;
 import io.changegrid.consumer.sink.JsonLinesFileCallback;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.RelayMain;
-import io.changegrid.relay.RelayStatus;
 import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.relay.http.RelayStatus;
 import io.changegrid.testkit.MariaDbConfig;
 import io.changegrid.testkit.MariaDbServer;
 import java.io.IOException;
@@ -382,7 +382,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
         settings.put("buffer.segmentSize", "4MiB");
         settings.put("state.directory", state.toString());
         settings.put("http.port", Integer.toString(httpPort));
-        return RelaySettings.SCHEMA.load(Map.of(), settings);
+        return RelaySettings.load(Map.of(), settings);
     }
 
     private void onInterrupt() {

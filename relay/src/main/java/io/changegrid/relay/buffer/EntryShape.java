@@ -9,8 +9,9 @@ import java.nio.ByteBuffer;
  * Checks that bytes offered to {@link EventBuffer#append} are one entry: whole frames back to back
  * that all carry the given SCN, ending with END_OF_TRANSACTION and holding no other END or
  * HEARTBEAT, or a single HEARTBEAT frame. Readers walk entries by these rules without checking them
- * again, so the writer checks once here; headers only, since the publisher's encoder computed the
- * checksums.
+ * again, so the writer checks once here; headers only, since the encoder computed the checksums.
+ * The publisher's path ({@link EventBuffer#appendEncoded}) takes the fetcher's word for the shape,
+ * which its encoder guarantees, and {@link #checkFirst checks the first header} only.
  *
  * <p>Not thread-safe: the writer owns one.
  */
@@ -64,6 +65,32 @@ final class EntryShape {
                 }
                 return false;
             }
+        }
+    }
+
+    /**
+     * Checks only the first frame's header of the entry in {@code [offset, offset + length)}: that
+     * it fits and carries the entry's SCN. For entries an encoder wrote whole, where walking every
+     * frame would re-check what the encoder guarantees.
+     *
+     * @throws IllegalArgumentException saying what does not fit and where
+     */
+    void checkFirst(long scn, ByteBuffer source, int offset, int length) {
+        if (length < FrameLayout.HEADER_LENGTH) {
+            throw misfit("truncated frame header", scn, offset, length, offset);
+        }
+        frame.wrap(source, offset);
+        if (frame.length() < FrameLayout.HEADER_LENGTH || frame.length() > length) {
+            throw misfit("frame length out of bounds", scn, offset, length, offset);
+        }
+        if (frame.scn() != scn) {
+            throw new IllegalArgumentException(
+                    "frame SCN differs from the entry's: scn="
+                            + scn
+                            + ", frameScn="
+                            + frame.scn()
+                            + ", at="
+                            + offset);
         }
     }
 

@@ -133,12 +133,36 @@ public final class EventBuffer implements AutoCloseable {
      * @throws IllegalStateException if the buffer is closed
      */
     public long append(long scn, ByteBuffer frames, int offset, int length) {
-        ByteBuffer[] log = openSegments();
         Objects.checkFromIndexSize(offset, length, frames.limit());
         if (length > segmentBytes) {
             return TRANSACTION_TOO_LARGE;
         }
-        boolean heartbeat = entryShape.check(scn, frames, offset, length);
+        return write(scn, frames, offset, length, entryShape.check(scn, frames, offset, length));
+    }
+
+    /**
+     * Appends one entry an encoder produced whole, as {@link #append} does, without walking its
+     * frames: the publisher's path, where the fetcher's {@link
+     * io.changegrid.events.frame.FrameEncoder} wrote exactly one transaction or one heartbeat and
+     * said which. Only the first frame's header is checked (its SCN and length).
+     *
+     * @param heartbeat whether the entry is one heartbeat frame
+     * @return as {@link #append}
+     * @throws IllegalArgumentException if the first frame does not carry {@code scn} or does not
+     *     fit, or the SCN goes backwards
+     */
+    public long appendEncoded(
+            long scn, ByteBuffer frames, int offset, int length, boolean heartbeat) {
+        Objects.checkFromIndexSize(offset, length, frames.limit());
+        if (length > segmentBytes) {
+            return TRANSACTION_TOO_LARGE;
+        }
+        entryShape.checkFirst(scn, frames, offset, length);
+        return write(scn, frames, offset, length, heartbeat);
+    }
+
+    private long write(long scn, ByteBuffer frames, int offset, int length, boolean heartbeat) {
+        ByteBuffer[] log = openSegments();
         checkScn(scn, heartbeat);
 
         long position = writePosition;

@@ -63,7 +63,7 @@ public record RelayConfiguration(Config settings, CapturePlan plan) {
         List<String> problems = new ArrayList<>();
         Config settings = null;
         try {
-            settings = RelaySettings.SCHEMA.load(settingsTree, overrides);
+            settings = RelaySettings.load(settingsTree, overrides);
         } catch (ConfigException e) {
             problems.addAll(e.problems());
         }

@@ -1,16 +1,23 @@
 package io.changegrid.relay.config;
 
+import io.changegrid.config.Config;
+import io.changegrid.config.ConfigException;
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
-import io.changegrid.fetchers.mysql.StartPosition;
+import io.changegrid.fetchers.FetcherProvider;
+import io.changegrid.fetchers.FetcherProviders;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Every setting of a relay, defined once. {@code docs/relay-configuration.md} is generated from
- * these definitions ({@code RelaySettingsReferenceTest} keeps it in step).
+ * Every setting of a relay, defined once: the relay's own here, and each source type's {@code
+ * source.*} settings in its fetcher ({@link FetcherProvider#settings()}), chosen by {@code
+ * source.type}. {@code docs/relay-configuration.md} is generated from these definitions ({@code
+ * RelaySettingsReferenceTest} keeps it in step).
  */
 public final class RelaySettings {
 
@@ -24,6 +31,13 @@ public final class RelaySettings {
         MAPPED
     }
 
+    public static final ConfigKey<String> SOURCE_TYPE =
+            ConfigKey.of(
+                    "source.type",
+                    ValueKind.STRING,
+                    "mysql",
+                    "Which kind of source the relay reads: the fetcher found by this name decides which other"
+                            + " source.* settings there are (below, one table per type).");
     public static final ConfigKey<Integer> SOURCE_ID =
             ConfigKey.of(
                             "source.id",
@@ -31,59 +45,6 @@ public final class RelaySettings {
                             1,
                             "The source's id on the timeline, written into every event; unique per source in a grid.")
                     .validatedBy(v -> v >= 0 && v <= 65535, "0..65535");
-    public static final ConfigKey<String> SOURCE_HOST =
-            ConfigKey.required(
-                    "source.host",
-                    ValueKind.STRING,
-                    "Host of the MySQL/MariaDB server whose binlog is read.");
-    public static final ConfigKey<Integer> SOURCE_PORT =
-            ConfigKey.of("source.port", ValueKind.INT, 3306, "Port of the source server.")
-                    .validatedBy(v -> v > 0 && v < 65536, "1..65535");
-    public static final ConfigKey<String> SOURCE_USER =
-            ConfigKey.required(
-                    "source.user",
-                    ValueKind.STRING,
-                    "User with REPLICATION SLAVE, REPLICATION CLIENT (BINLOG MONITOR), SELECT and RELOAD.");
-    public static final ConfigKey<String> SOURCE_PASSWORD =
-            ConfigKey.of("source.password", ValueKind.STRING, "", "That user's password.")
-                    .asSecret();
-    public static final ConfigKey<Long> SOURCE_SERVER_ID =
-            ConfigKey.of(
-                            "source.serverId",
-                            ValueKind.LONG,
-                            5_401L,
-                            "The id the relay presents as a replica; unique among the source's replicas and relays.")
-                    .validatedBy(v -> v >= 1 && v <= 0xFFFF_FFFFL, "1..4294967295");
-    public static final ConfigKey<String> SOURCE_START =
-            ConfigKey.of(
-                            "source.start",
-                            ValueKind.STRING,
-                            "current",
-                            "Where a relay with no saved position starts: current (the binlog's end, with a consistent"
-                                    + " schema snapshot), earliest (the oldest binlog held) or file:offset.")
-                    .validatedBy(
-                            RelaySettings::isStartPosition, "current, earliest or file:offset");
-    public static final ConfigKey<Duration> SOURCE_HEARTBEAT =
-            ConfigKey.of(
-                            "source.heartbeatInterval",
-                            ValueKind.DURATION,
-                            Duration.ofSeconds(1),
-                            "How often an idle source's timeline advances, so consumers see progress and lag.")
-                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
-    public static final ConfigKey<Duration> SOURCE_CONNECT_TIMEOUT =
-            ConfigKey.of(
-                            "source.connectTimeout",
-                            ValueKind.DURATION,
-                            Duration.ofSeconds(10),
-                            "How long one connection attempt may take.")
-                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
-    public static final ConfigKey<Duration> SOURCE_BACKOFF_MAX =
-            ConfigKey.of(
-                            "source.reconnectBackoffMax",
-                            ValueKind.DURATION,
-                            Duration.ofSeconds(30),
-                            "Longest wait between reconnection attempts.")
-                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
 
     public static final ConfigKey<List<String>> CAPTURE_INCLUDE =
             ConfigKey.of(
@@ -198,42 +159,87 @@ public final class RelaySettings {
                                             && v.compareTo(Duration.ofMinutes(10)) <= 0,
                             "1s..10m");
 
-    public static final ConfigSchema SCHEMA =
-            new ConfigSchema(
-                    List.of(
-                            SOURCE_ID,
-                            SOURCE_HOST,
-                            SOURCE_PORT,
-                            SOURCE_USER,
-                            SOURCE_PASSWORD,
-                            SOURCE_SERVER_ID,
-                            SOURCE_START,
-                            SOURCE_HEARTBEAT,
-                            SOURCE_CONNECT_TIMEOUT,
-                            SOURCE_BACKOFF_MAX,
-                            CAPTURE_INCLUDE,
-                            CAPTURE_EXCLUDE,
-                            CAPTURE_PARTITION,
-                            BUFFER_CAPACITY,
-                            BUFFER_SEGMENT,
-                            BUFFER_STORAGE,
-                            BUFFER_DIRECTORY,
-                            STATE_DIRECTORY,
-                            STATE_SYNC_INTERVAL,
-                            HTTP_HOST,
-                            HTTP_PORT,
-                            CLUSTER_ZOOKEEPER,
-                            CLUSTER_ADVERTISED_URL,
-                            CLUSTER_SESSION_TIMEOUT));
+    /** The relay's own settings, whatever the source, in documentation order. */
+    public static final List<ConfigKey<?>> KEYS =
+            List.of(
+                    SOURCE_TYPE,
+                    SOURCE_ID,
+                    CAPTURE_INCLUDE,
+                    CAPTURE_EXCLUDE,
+                    CAPTURE_PARTITION,
+                    BUFFER_CAPACITY,
+                    BUFFER_SEGMENT,
+                    BUFFER_STORAGE,
+                    BUFFER_DIRECTORY,
+                    STATE_DIRECTORY,
+                    STATE_SYNC_INTERVAL,
+                    HTTP_HOST,
+                    HTTP_PORT,
+                    CLUSTER_ZOOKEEPER,
+                    CLUSTER_ADVERTISED_URL,
+                    CLUSTER_SESSION_TIMEOUT);
 
     private RelaySettings() {}
 
-    private static boolean isStartPosition(String text) {
+    /** The settings of a relay reading a source of {@code provider}'s type: ours, then its own. */
+    public static ConfigSchema schema(FetcherProvider provider) {
+        List<ConfigKey<?>> keys = new ArrayList<>(KEYS);
+        keys.addAll(provider.settings());
+        return new ConfigSchema(keys);
+    }
+
+    /**
+     * Validates a relay's settings: {@code source.type} (default {@code mysql}) chooses the
+     * fetcher, whose {@code source.*} settings join the relay's.
+     *
+     * @param tree the YAML document as nested maps, without {@code policies}
+     * @param overrides {@code path → text} from the command line; they win over the file
+     * @throws ConfigException listing every problem; a key the source type does not define is
+     *     unknown
+     */
+    public static Config load(Map<String, Object> tree, Map<String, String> overrides) {
+        String type = sourceType(tree, overrides);
+        FetcherProvider provider;
         try {
-            StartPosition.parse(text);
-            return true;
+            provider = FetcherProviders.find(type);
         } catch (IllegalArgumentException e) {
-            return false;
+            throw new ConfigException(
+                    List.of("bad value: path=" + SOURCE_TYPE.path() + ": " + e.getMessage()));
         }
+        try {
+            return schema(provider).load(tree, overrides);
+        } catch (ConfigException e) {
+            String unknownSourceKey = "unknown key: path=source.";
+            throw new ConfigException(
+                    e.problems().stream()
+                            .map(
+                                    problem ->
+                                            problem.startsWith(unknownSourceKey)
+                                                    ? problem
+                                                            + " (not a setting of source.type="
+                                                            + type
+                                                            + ")"
+                                                    : problem)
+                            .toList());
+        }
+    }
+
+    /** The fetcher chosen by a relay's settings. */
+    public static FetcherProvider fetcher(Config settings) {
+        return FetcherProviders.find(settings.get(SOURCE_TYPE));
+    }
+
+    /**
+     * {@code source.type} as the overrides, else the file (nested or dotted), else the default say.
+     */
+    private static String sourceType(Map<String, Object> tree, Map<String, String> overrides) {
+        Object type = overrides.get(SOURCE_TYPE.path());
+        if (type == null) {
+            type = tree.get(SOURCE_TYPE.path());
+        }
+        if (type == null && tree.get("source") instanceof Map<?, ?> source) {
+            type = source.get("type");
+        }
+        return type == null ? SOURCE_TYPE.defaultValue() : String.valueOf(type);
     }
 }

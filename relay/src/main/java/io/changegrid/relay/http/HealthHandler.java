@@ -1,6 +1,6 @@
 package io.changegrid.relay.http;
 
-import io.changegrid.relay.RelayHealth;
+import io.changegrid.relay.response.JsonResponse;
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;

@@ -1,5 +1,6 @@
 package io.changegrid.relay.http;
 
+import io.changegrid.relay.response.JsonResponse;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;

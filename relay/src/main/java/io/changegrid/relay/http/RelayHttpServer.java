@@ -2,8 +2,7 @@ package io.changegrid.relay.http;
 
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.protocol.RelayApi;
-import io.changegrid.relay.RelayHealth;
-import io.changegrid.relay.RelayStatus;
+import io.changegrid.relay.response.JsonResponse;
 import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.function.Supplier;

@@ -1,11 +1,13 @@
 package io.changegrid.relay.http;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.changegrid.events.json.SchemaJson;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.schema.UnknownSchemaException;
 import io.changegrid.protocol.RelayApi;
+import io.changegrid.relay.response.JsonResponse;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -23,6 +25,8 @@ import org.eclipse.jetty.util.Fields;
  * {@code tableId} and {@code version}, that one version, or 404 naming them.
  */
 final class SchemasHandler extends Handler.Abstract.NonBlocking {
+
+    private static final JsonFactory JSON = new JsonFactory();
 
     private final SchemaRegistry registry;
 
@@ -50,7 +54,7 @@ final class SchemasHandler extends Handler.Abstract.NonBlocking {
             return true;
         }
         StringWriter text = new StringWriter();
-        try (JsonGenerator json = JsonResponse.JSON.createGenerator(text)) {
+        try (JsonGenerator json = JSON.createGenerator(text)) {
             if (tableId == null) {
                 json.writeStartObject();
                 json.writeArrayFieldStart("schemas");

@@ -1,6 +1,5 @@
 package io.changegrid.relay.publish;
 
-import io.changegrid.events.frame.EventFrame;
 import io.changegrid.fetchers.TransactionSink;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.state.PositionStore;
@@ -13,8 +12,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Takes whole transactions from the fetcher and appends each atomically to the event buffer, then
- * records where a restart would have to read from to rebuild the buffer. The relay's policies apply
- * here; until the policy engine lands every transaction passes through unchanged.
+ * records where a restart would have to read from to rebuild the buffer. The fetcher already
+ * applied the relay's policies, and says how many events each transaction holds and when it
+ * committed, so nothing here walks the frames.
  *
  * <p>The replay point is the source position just before the oldest buffer segment still held
  * (segments are evicted whole): it is remembered for each segment's first entry and saved after
@@ -32,7 +32,6 @@ public final class Publisher implements TransactionSink {
     private final PositionStore positions;
     private final long syncIntervalNanos;
     private final long segmentMask;
-    private final EventFrame frame = new EventFrame();
     private final TreeMap<Long, ReplayPoint> segmentStarts = new TreeMap<>();
     private final Counter transactions;
     private final Counter events;
@@ -77,8 +76,14 @@ public final class Publisher implements TransactionSink {
     }
 
     @Override
-    public void accept(long scn, ByteBuffer frames, int length, String resumePosition) {
-        long tail = buffer.append(scn, frames, 0, length);
+    public void accept(
+            long scn,
+            ByteBuffer frames,
+            int length,
+            int eventCount,
+            long commitTimeMicros,
+            String resumePosition) {
+        long tail = buffer.appendEncoded(scn, frames, 0, length, eventCount == 0);
         if (tail == EventBuffer.TRANSACTION_TOO_LARGE) {
             throw new IllegalStateException(
                     "transaction larger than a buffer segment: scn="
@@ -107,12 +112,11 @@ public final class Publisher implements TransactionSink {
             syncedNanos = now;
         }
 
-        frame.wrap(frames, 0);
-        lastCommitTimeMicros = frame.commitTimeMicros();
+        lastCommitTimeMicros = commitTimeMicros;
         lastScn = scn;
         transactions.increment();
         bytes.increment(length);
-        events.increment(countEvents(frames, length));
+        events.increment(eventCount);
     }
 
     /** Forces the replay point to disk now, e.g. on shutdown. */
@@ -131,17 +135,5 @@ public final class Publisher implements TransactionSink {
         return commit == 0
                 ? -1
                 : Math.max(0, System.currentTimeMillis() - TimeUnit.MICROSECONDS.toMillis(commit));
-    }
-
-    /** The row and schema-change events of one entry: its END_OF_TRANSACTION frame's index. */
-    private int countEvents(ByteBuffer frames, int length) {
-        int offset = 0;
-        int lastOffset = 0;
-        while (offset < length) {
-            lastOffset = offset;
-            offset += frame.wrap(frames, offset).length();
-        }
-        frame.wrap(frames, lastOffset);
-        return frame.isEndOfTransaction() ? frame.index() : 0;
     }
 }

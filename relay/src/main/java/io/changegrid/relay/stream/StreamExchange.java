@@ -5,7 +5,7 @@ import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.AppendListener;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferReader;
-import io.changegrid.relay.http.JsonResponse;
+import io.changegrid.relay.response.JsonResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.Executor;

@@ -3,7 +3,7 @@ package io.changegrid.relay.stream;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.EventBuffer;
-import io.changegrid.relay.http.JsonResponse;
+import io.changegrid.relay.response.JsonResponse;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;

@@ -3,6 +3,8 @@ package io.changegrid.relay.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.config.ConfigReference;
+import io.changegrid.config.ConfigSchema;
+import io.changegrid.fetchers.FetcherProviders;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -19,12 +21,18 @@ class RelaySettingsReferenceTest {
     void shouldMatchTheReferenceInDocsWhenKeysChange() throws Exception {
         String generated =
                 ConfigReference.markdown(
-                        "Relay configuration",
-                        "Every setting of a relay, as YAML keys (nested maps or dotted paths) or as"
-                                + " `--set key=value` on the command line, which wins. Unknown keys, missing required"
-                                + " keys and bad values are all reported at start, each naming its key. See"
-                                + " [relay.md](relay.md) for running a relay.",
-                        RelaySettings.SCHEMA);
+                                "Relay configuration",
+                                "Every setting of a relay, as YAML keys (nested maps or dotted paths) or as"
+                                        + " `--set key=value` on the command line, which wins. Unknown keys, missing required"
+                                        + " keys and bad values are all reported at start, each naming its key. See"
+                                        + " [relay.md](relay.md) for running a relay. `source.type` chooses the fetcher;"
+                                        + " each type adds its own `source.*` settings, listed below, and a key the"
+                                        + " chosen type does not have is reported as unknown.",
+                                new ConfigSchema(RelaySettings.KEYS))
+                        + ConfigReference.section(
+                                "source.type: mysql",
+                                "MySQL and MariaDB, read from the binlog (the default).",
+                                FetcherProviders.find("mysql").settings());
         if ("true".equals(System.getenv("CHANGEGRID_WRITE_DOCS"))) {
             Files.writeString(PAGE, generated);
         }

@@ -1,0 +1,301 @@
+package io.changegrid.fetchers.mysql;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.network.ServerException;
+import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.fetchers.FetchPosition;
+import io.changegrid.fetchers.Fetcher;
+import io.changegrid.fetchers.TransactionSink;
+import io.changegrid.fetchers.mysql.schema.SchemaHistory;
+import io.changegrid.fetchers.mysql.schema.SchemaTracker;
+import io.changegrid.policy.capture.CaptureRouter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one MySQL/MariaDB server's binlog and hands whole transactions to a sink, for as long as it
+ * runs: the control loop of a binlog fetcher.
+ *
+ * <p>Connection loss is retried with exponential backoff, resuming at the last complete
+ * transaction. What retrying cannot fix stops {@link #run} with a {@link FetchFailedException} (or
+ * {@link TransactionTooLargeException}) that says what happened and what to do: a binlog position
+ * the server no longer holds (error 1236), refused credentials, DDL the schema tracker cannot
+ * understand on a captured table.
+ *
+ * <p>Threading: {@link #run} blocks the calling thread (the relay's fetcher thread); the binlog is
+ * read and transactions are assembled and handed to the sink on that thread. {@link #stop} may be
+ * called from any thread.
+ */
+public final class BinlogFetcher implements Fetcher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BinlogFetcher.class);
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+
+    /** The schema history's file name in the state directory. */
+    public static final String HISTORY_FILE = "schema-history.jsonl";
+
+    private final BinlogFetcherConfig config;
+    private final SchemaTracker tracker;
+    private final SourceEndProbe sourceEnd;
+    private final TransactionAssembler assembler;
+    private volatile boolean stopped;
+    private volatile BinaryLogClient client;
+    private volatile Throwable connectionFailure;
+
+    private BinlogFetcher(
+            BinlogFetcherConfig config,
+            SchemaTracker tracker,
+            SchemaHistory history,
+            ResumePosition start,
+            TransactionSink sink) {
+        this.config = config;
+        this.tracker = tracker;
+        this.sourceEnd = new SourceEndProbe(config, TimeUnit.SECONDS.toNanos(1));
+        this.assembler =
+                new TransactionAssembler(
+                        config.sourceId(),
+                        new CaptureRouter(config.capture(), config.plan(), tracker.registry()),
+                        new DdlApplier(tracker, history, config.capture()),
+                        sink,
+                        config.maxTransactionBytes(),
+                        config.heartbeatInterval().toNanos(),
+                        start,
+                        this::disconnectCurrent);
+    }
+
+    /**
+     * Prepares a fetcher: checks the source, then either resumes at {@code resumePosition} with the
+     * schemas of the history as of that position, or (no saved position) takes a consistent schema
+     * snapshot at the configured start and begins a new history.
+     *
+     * @param stateDirectory where the schema history lives (with the relay's other state)
+     * @param resumePosition a position a sink was given earlier, or null to start afresh
+     * @throws FetchFailedException if the source cannot be captured, naming every problem
+     */
+    public static BinlogFetcher open(
+            BinlogFetcherConfig config,
+            Path stateDirectory,
+            String resumePosition,
+            TransactionSink sink)
+            throws SQLException, IOException {
+        Files.createDirectories(stateDirectory);
+        Path historyFile = stateDirectory.resolve(HISTORY_FILE);
+        Properties credentials = new Properties();
+        credentials.setProperty("user", config.user());
+        credentials.setProperty("password", config.password());
+        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), credentials)) {
+            SourceChecks.run(connection, config.serverId());
+            CascadingForeignKeys.warn(connection, config.capture());
+            if (resumePosition != null) {
+                ResumePosition start = ResumePosition.parse(resumePosition);
+                // The history as of the last transaction processed: a DDL starting right at the
+                // resume position is read (and applied) again.
+                long scn = start.position().scn();
+                SchemaHistory.Loaded loaded = SchemaHistory.load(historyFile, scn - 1);
+                LOG.info("resuming at saved position: position={}, scn={}", start, scn);
+                return new BinlogFetcher(config, loaded.tracker(), loaded.history(), start, sink);
+            }
+            StartSnapshot snapshot = StartSnapshot.take(connection, config.start());
+            SchemaTracker tracker =
+                    SchemaTracker.fromSnapshot(snapshot.snapshot(), new SchemaRegistry());
+            // No saved position: whatever history an earlier, never-published run left is stale.
+            // The snapshot is the state after every transaction before the start position, so it
+            // is recorded at the SCN just below it, as loads are addressed.
+            Files.deleteIfExists(historyFile);
+            SchemaHistory history =
+                    SchemaHistory.create(historyFile, snapshot.position().scn() - 1, tracker);
+            return new BinlogFetcher(
+                    config, tracker, history, new ResumePosition(snapshot.position(), ""), sink);
+        }
+    }
+
+    /**
+     * Reads until {@link #stop} or a fatal error.
+     *
+     * @throws FetchFailedException or TransactionTooLargeException for what retrying cannot fix
+     * @throws InterruptedException if the thread is interrupted while waiting to reconnect
+     */
+    @Override
+    public void run() throws InterruptedException {
+        Duration backoff = FIRST_BACKOFF;
+        while (!stopped) {
+            BinlogPosition position = assembler.committed();
+            BinaryLogClient connection =
+                    BinlogClientFactory.create(config, position, assembler::skipsRowsOf);
+            connection.registerEventListener(assembler);
+            connection.registerLifecycleListener(
+                    new BinaryLogClient.AbstractLifecycleListener() {
+                        @Override
+                        public void onCommunicationFailure(BinaryLogClient c, Exception e) {
+                            connectionFailure = e;
+                        }
+
+                        @Override
+                        public void onEventDeserializationFailure(BinaryLogClient c, Exception e) {
+                            connectionFailure =
+                                    new FetchFailedException(
+                                            "binlog event could not be read: position after="
+                                                    + assembler.committed()
+                                                    + ", reason="
+                                                    + e.getMessage(),
+                                            e);
+                            disconnect(c);
+                        }
+                    });
+            client = connection;
+            connectionFailure = null;
+            long startedNanos = System.nanoTime();
+            LOG.info(
+                    "connecting to binlog: host={}, port={}, position={}",
+                    config.host(),
+                    config.port(),
+                    position);
+            try {
+                connection.connect();
+            } catch (IOException e) {
+                connectionFailure = e;
+            }
+            throwIfFatal(position);
+            if (stopped) {
+                break;
+            }
+            assembler.abandonOpenTransaction();
+            if (System.nanoTime() - startedNanos > TimeUnit.SECONDS.toNanos(10)) {
+                backoff = FIRST_BACKOFF; // the connection had worked: start backing off afresh
+            }
+            LOG.warn(
+                    "binlog connection lost, reconnecting: position={}, in={}ms, cause={}",
+                    assembler.committed(),
+                    backoff.toMillis(),
+                    String.valueOf(connectionFailure));
+            Thread.sleep(backoff.toMillis());
+            backoff =
+                    backoff.multipliedBy(2).compareTo(config.reconnectBackoffMax()) > 0
+                            ? config.reconnectBackoffMax()
+                            : backoff.multipliedBy(2);
+        }
+        sourceEnd.close();
+        LOG.info("binlog fetcher stopped: position={}", assembler.committed());
+    }
+
+    /** Stops reading; {@link #run} returns once the connection is closed. */
+    @Override
+    public void stop() {
+        stopped = true;
+        disconnectCurrent();
+    }
+
+    private void disconnectCurrent() {
+        BinaryLogClient current = client;
+        if (current != null) {
+            disconnect(current);
+        }
+    }
+
+    /**
+     * The source's schema versions, as the fetcher tracks them from its DDL. Safe to read from any
+     * thread.
+     */
+    @Override
+    public SchemaRegistry sourceSchemas() {
+        return tracker.registry();
+    }
+
+    /**
+     * The schema versions the published frames name: the source's without policies, else the
+     * policies' output schemas (same table ids and versions, transformed columns and names).
+     * Decoders (JSON serving, {@code /v1/schemas}, tests) look them up here. Safe to read from any
+     * thread.
+     */
+    @Override
+    public SchemaRegistry publishedSchemas() {
+        return assembler.published();
+    }
+
+    /**
+     * How far the source's binlog is ahead of this fetcher, in SCN units (bytes of binlog within a
+     * file; a file boundary counts as 2^32), or -1 when the source cannot be asked right now.
+     */
+    @Override
+    public long lagScn() {
+        return sourceEnd
+                .end()
+                .map(end -> Math.max(0, end.scn() - assembler.committed().scn()))
+                .orElse(-1L);
+    }
+
+    /**
+     * Where the next transaction starts, i.e. how far this fetcher has read completely: its SCN and
+     * its {@link ResumePosition} text, which {@link #open} takes back as {@code resumePosition}.
+     */
+    @Override
+    public FetchPosition position() {
+        ResumePosition resume = assembler.resumePosition();
+        return new FetchPosition(resume.position().scn(), resume.toString());
+    }
+
+    private void throwIfFatal(BinlogPosition position) {
+        Throwable failure = assembler.failure();
+        if (failure == null) {
+            failure = connectionFailure;
+        }
+        if (failure == null) {
+            return;
+        }
+        if (failure instanceof FetchFailedException fatal) {
+            throw fatal;
+        }
+        if (failure instanceof TransactionTooLargeException tooLarge) {
+            throw tooLarge;
+        }
+        if (failure instanceof InterruptedException) {
+            stopped = true;
+            return;
+        }
+        if (failure instanceof ServerException server) {
+            switch (server.getErrorCode()) {
+                case 1236 ->
+                        throw new FetchFailedException(
+                                "binlog position is no longer on the server (purged?): position="
+                                        + assembler.resumePosition()
+                                        + ", server says: "
+                                        + server.getMessage()
+                                        + "; the relay cannot continue without a gap — restart it from a held"
+                                        + " position (start: current or earliest, after clearing its state)"
+                                        + " and bootstrap its consumers",
+                                server);
+                case 1045, 1044, 1227, 1142 ->
+                        throw new FetchFailedException(
+                                "source refused the fetcher's user: user="
+                                        + config.user()
+                                        + ", server says: "
+                                        + server.getMessage(),
+                                server);
+                default -> {
+                    // Other server errors (shutdown, kill): reconnect.
+                }
+            }
+        }
+        if (!(failure instanceof IOException) && !(failure instanceof ServerException)) {
+            throw new FetchFailedException(
+                    "binlog fetch failed: position=" + position + ", cause=" + failure, failure);
+        }
+    }
+
+    private static void disconnect(BinaryLogClient connection) {
+        try {
+            connection.disconnect();
+        } catch (IOException e) {
+            LOG.debug("closing the binlog connection failed; it is being dropped anyway", e);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.changegrid.fetchers.mysql;
+
+import io.changegrid.policy.capture.CapturePlan;
+import io.changegrid.policy.capture.TableFilter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything a binlog fetcher needs, validated at construction: every problem is reported at once,
+ * each naming its setting.
+ *
+ * @param host the source server's host
+ * @param port its port
+ * @param user a user with REPLICATION SLAVE and REPLICATION CLIENT (BINLOG MONITOR) privileges
+ * @param password that user's password
+ * @param serverId the id this fetcher presents as a replica; unique among the source's replicas
+ * @param sourceId the source's id in every frame (0..65535)
+ * @param capture which tables this relay tracks and may capture
+ * @param plan what of the captured tables is published, and how: the relay's policies (several
+ *     relays can split one source by partition)
+ * @param start where to start when the relay has no saved position
+ * @param heartbeatInterval how often an idle source's timeline advances
+ * @param connectTimeout how long one connection attempt may take
+ * @param reconnectBackoffMax the longest wait between reconnection attempts
+ * @param maxTransactionBytes the largest transaction (encoded) the relay can publish whole
+ */
+public record BinlogFetcherConfig(
+        String host,
+        int port,
+        String user,
+        String password,
+        long serverId,
+        int sourceId,
+        TableFilter capture,
+        CapturePlan plan,
+        StartPosition start,
+        Duration heartbeatInterval,
+        Duration connectTimeout,
+        Duration reconnectBackoffMax,
+        int maxTransactionBytes) {
+
+    public BinlogFetcherConfig {
+        List<String> problems = new ArrayList<>();
+        if (host == null || host.isBlank()) {
+            problems.add("source.host must not be empty");
+        }
+        if (port < 1 || port > 65535) {
+            problems.add("source.port out of range: value=" + port);
+        }
+        if (user == null || user.isBlank()) {
+            problems.add("source.user must not be empty");
+        }
+        if (password == null) {
+            problems.add("source.password must be given (may be empty)");
+        }
+        if (serverId < 1 || serverId > 0xFFFF_FFFFL) {
+            problems.add("source.serverId out of range 1..4294967295: value=" + serverId);
+        }
+        if (sourceId < 0 || sourceId > 0xFFFF) {
+            problems.add("source.id out of range 0..65535: value=" + sourceId);
+        }
+        if (capture == null) {
+            problems.add("capture must be given");
+        }
+        if (plan == null) {
+            problems.add("capture plan must be given");
+        }
+        if (start == null) {
+            problems.add("source.start must be given");
+        }
+        checkPositive(problems, "source.heartbeatInterval", heartbeatInterval);
+        checkPositive(problems, "source.connectTimeout", connectTimeout);
+        checkPositive(problems, "source.reconnectBackoffMax", reconnectBackoffMax);
+        if (maxTransactionBytes < 1024) {
+            problems.add("maxTransactionBytes must be at least 1024: value=" + maxTransactionBytes);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "invalid fetcher configuration: " + String.join("; ", problems));
+        }
+    }
+
+    private static void checkPositive(List<String> problems, String key, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            problems.add(key + " must be positive: value=" + value);
+        }
+    }
+
+    /** The JDBC URL of the source, for checks and schema snapshots. */
+    public String jdbcUrl() {
+        return "jdbc:mariadb://" + host + ":" + port + "/";
+    }
+
+    /** This configuration with the password masked, for logs. */
+    @Override
+    public String toString() {
+        return "BinlogFetcherConfig[host="
+                + host
+                + ", port="
+                + port
+                + ", user="
+                + user
+                + ", password=****, serverId="
+                + serverId
+                + ", sourceId="
+                + sourceId
+                + ", capture="
+                + capture
+                + ", plan="
+                + (plan == null || plan.isEverything() ? "everything" : "policies")
+                + ", start="
+                + start
+                + ", heartbeatInterval="
+                + heartbeatInterval
+                + ", connectTimeout="
+                + connectTimeout
+                + ", reconnectBackoffMax="
+                + reconnectBackoffMax
+                + ", maxTransactionBytes="
+                + maxTransactionBytes
+                + "]";
+    }
+}

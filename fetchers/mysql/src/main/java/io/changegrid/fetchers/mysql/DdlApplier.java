@@ -1,0 +1,144 @@
+package io.changegrid.fetchers.mysql;
+
+import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.events.schema.TableSchema;
+import io.changegrid.fetchers.mysql.schema.DdlOutcome;
+import io.changegrid.fetchers.mysql.schema.SchemaHistory;
+import io.changegrid.fetchers.mysql.schema.SchemaTracker;
+import io.changegrid.fetchers.mysql.schema.TableName;
+import io.changegrid.policy.capture.TableFilter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies the DDL found in the binlog to the schema tracker, persists what changed in the schema
+ * history (so a restart at an older position decodes rows with the schema current then), and tells
+ * the assembler which captured tables need a SCHEMA_CHANGE event.
+ *
+ * <p>DDL the tracker cannot understand never yields a guessed schema: on a captured table it stops
+ * the fetcher with the statement named (excluding the table is how an operator skips it); on a
+ * table outside the capture it marks that table's schema unknown, so that a later rename into the
+ * capture stops the fetcher instead of decoding rows wrongly.
+ *
+ * <p>Threading: the fetcher thread only.
+ */
+final class DdlApplier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
+
+    private final SchemaTracker tracker;
+    private final SchemaHistory history;
+    private final TableFilter capture;
+    private final Map<TableName, String> unknown = new HashMap<>();
+
+    DdlApplier(SchemaTracker tracker, SchemaHistory history, TableFilter capture) {
+        this.tracker = tracker;
+        this.history = history;
+        this.capture = capture;
+    }
+
+    /** Every schema version of the source's captured tables. */
+    SchemaRegistry registry() {
+        return tracker.registry();
+    }
+
+    /**
+     * The current schema of a table.
+     *
+     * @throws FetchFailedException if DDL the tracker could not understand left it unknown
+     */
+    Optional<TableSchema> schema(String database, String table) {
+        String statement = unknown.get(new TableName(database, table));
+        if (statement != null) {
+            throw new FetchFailedException(
+                    "schema unknown since a statement the tracker could not understand:"
+                            + " table="
+                            + database
+                            + "."
+                            + table
+                            + ", statement="
+                            + statement);
+        }
+        return tracker.table(database, table);
+    }
+
+    /**
+     * Applies one statement of the transaction starting at {@code at}.
+     *
+     * @param publish called with (new schema, statement) for each captured table it changed,
+     *     dropped or truncated
+     */
+    void apply(
+            BinlogPosition at,
+            String defaultDatabase,
+            String sql,
+            BiConsumer<TableSchema, String> publish) {
+        DdlOutcome outcome = tracker.apply(defaultDatabase, sql);
+        // Java 17 has no pattern switch; DdlOutcome is sealed, so these three are all there is.
+        if (outcome instanceof DdlOutcome.Applied applied) {
+            persist(at, sql, applied);
+            for (TableSchema schema : applied.changed()) {
+                unknown.remove(new TableName(schema.database(), schema.table()));
+            }
+            publishCaptured(applied.changed(), sql, publish);
+            publishCaptured(applied.dropped(), sql, publish);
+            publishCaptured(applied.truncated(), sql, publish);
+        } else if (outcome instanceof DdlOutcome.Unsupported unsupported) {
+            List<TableName> tables = unsupported.tables();
+            boolean touchesCapture =
+                    tables.isEmpty()
+                            || tables.stream()
+                                    .anyMatch(t -> capture.matches(t.database(), t.table()));
+            if (touchesCapture) {
+                throw new FetchFailedException(
+                        "DDL on a captured table could not be understood: statement="
+                                + sql
+                                + ", tables="
+                                + (tables.isEmpty() ? "unknown" : tables)
+                                + ", position="
+                                + at
+                                + ", reason="
+                                + unsupported.reason()
+                                + "; to skip it, exclude the table (capture.exclude) and restart the relay");
+            }
+            for (TableName table : tables) {
+                unknown.put(table, sql);
+            }
+            LOG.warn(
+                    "DDL not understood on tables outside the capture; their schemas are now unknown:"
+                            + " tables={}, position={}, reason={}",
+                    tables,
+                    at,
+                    unsupported.reason());
+        }
+    }
+
+    private void persist(BinlogPosition at, String sql, DdlOutcome.Applied applied) {
+        try {
+            history.append(at.scn(), sql, applied);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "schema history could not be written: file="
+                            + history.file()
+                            + ", position="
+                            + at,
+                    e);
+        }
+    }
+
+    private void publishCaptured(
+            List<TableSchema> schemas, String sql, BiConsumer<TableSchema, String> publish) {
+        for (TableSchema schema : schemas) {
+            if (capture.matches(schema.database(), schema.table())) {
+                publish.accept(schema, sql);
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.changegrid.fetchers.mysql;
+
+import io.changegrid.config.ConfigKey;
+import io.changegrid.config.ValueKind;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The settings of a MySQL/MariaDB source ({@code source.type: mysql}), defined once; the relay
+ * validates and documents them with its own.
+ */
+public final class MySqlSettings {
+
+    public static final ConfigKey<String> HOST =
+            ConfigKey.required(
+                    "source.host",
+                    ValueKind.STRING,
+                    "Host of the MySQL/MariaDB server whose binlog is read.");
+    public static final ConfigKey<Integer> PORT =
+            ConfigKey.of("source.port", ValueKind.INT, 3306, "Port of the source server.")
+                    .validatedBy(v -> v > 0 && v < 65536, "1..65535");
+    public static final ConfigKey<String> USER =
+            ConfigKey.required(
+                    "source.user",
+                    ValueKind.STRING,
+                    "User with REPLICATION SLAVE, REPLICATION CLIENT (BINLOG MONITOR), SELECT and RELOAD.");
+    public static final ConfigKey<String> PASSWORD =
+            ConfigKey.of("source.password", ValueKind.STRING, "", "That user's password.")
+                    .asSecret();
+    public static final ConfigKey<Long> SERVER_ID =
+            ConfigKey.of(
+                            "source.serverId",
+                            ValueKind.LONG,
+                            5_401L,
+                            "The id the relay presents as a replica; unique among the source's replicas and relays.")
+                    .validatedBy(v -> v >= 1 && v <= 0xFFFF_FFFFL, "1..4294967295");
+    public static final ConfigKey<String> START =
+            ConfigKey.of(
+                            "source.start",
+                            ValueKind.STRING,
+                            "current",
+                            "Where a relay with no saved position starts: current (the binlog's end, with a consistent"
+                                    + " schema snapshot), earliest (the oldest binlog held) or file:offset.")
+                    .validatedBy(
+                            MySqlSettings::isStartPosition, "current, earliest or file:offset");
+    public static final ConfigKey<Duration> HEARTBEAT =
+            ConfigKey.of(
+                            "source.heartbeatInterval",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(1),
+                            "How often an idle source's timeline advances, so consumers see progress and lag.")
+                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
+    public static final ConfigKey<Duration> CONNECT_TIMEOUT =
+            ConfigKey.of(
+                            "source.connectTimeout",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(10),
+                            "How long one connection attempt may take.")
+                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
+    public static final ConfigKey<Duration> BACKOFF_MAX =
+            ConfigKey.of(
+                            "source.reconnectBackoffMax",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(30),
+                            "Longest wait between reconnection attempts.")
+                    .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
+
+    /** Every setting, in documentation order. */
+    public static final List<ConfigKey<?>> KEYS =
+            List.of(
+                    HOST,
+                    PORT,
+                    USER,
+                    PASSWORD,
+                    SERVER_ID,
+                    START,
+                    HEARTBEAT,
+                    CONNECT_TIMEOUT,
+                    BACKOFF_MAX);
+
+    private MySqlSettings() {}
+
+    private static boolean isStartPosition(String text) {
+        try {
+            StartPosition.parse(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,482 @@
+package io.changegrid.fetchers.mysql;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import com.github.shyiko.mysql.binlog.event.RotateEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
+import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.changegrid.events.Operation;
+import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.events.schema.TableSchema;
+import io.changegrid.fetchers.TransactionSink;
+import io.changegrid.policy.capture.CaptureRouter;
+import io.changegrid.policy.capture.PolicyViolationException;
+import io.changegrid.policy.capture.TableRoute;
+import io.changegrid.policy.capture.TransactionWriter;
+import java.io.Serializable;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the binlog's event stream into whole transactions of frames. Transactions are the unit: a
+ * transaction is handed to the sink only once its commit (XID, or COMMIT for non-transactional
+ * tables, or the end of a DDL statement) has been read, with all its events.
+ *
+ * <ul>
+ *   <li>MariaDB opens a transaction with its GTID event (there is no BEGIN); MySQL with GTID and
+ *       BEGIN, or BEGIN alone without GTIDs. The position of that first event is the transaction's
+ *       SCN ({@link BinlogPosition#scn()}); its GTID is the transaction id.
+ *   <li>The position to resume from is kept here, at transaction boundaries only: the library's own
+ *       position advances mid-transaction and must not be used.
+ *   <li>A DDL statement is its own transaction: the {@link DdlApplier} updates the schemas, and a
+ *       SCHEMA_CHANGE frame is published for each captured table it changed.
+ *   <li>Rows of tables the relay's {@link CaptureRouter} does not capture are not decoded. The rows
+ *       of the others take their table's {@link TableRoute} through the {@link TransactionWriter}:
+ *       the policy's predicate, its transform, and this relay's partition; only what passes is
+ *       encoded, with the route's output schema. A transaction with nothing published publishes
+ *       nothing, but a heartbeat follows so consumers still see the timeline move.
+ *   <li>Schema changes take the same route, so a renamed, masked or dropped column stays so after
+ *       an ALTER; a change the policy cannot follow safely stops the fetcher ({@link
+ *       PolicyViolationException}).
+ * </ul>
+ *
+ * <p>Threading: runs on the binlog client's thread. The library swallows exceptions thrown by
+ * listeners, so every failure is caught here, kept in {@link #failure()} and ends the connection
+ * through {@code onFailure}; the fetcher's control loop then hands it on.
+ */
+final class TransactionAssembler implements BinaryLogClient.EventListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
+
+    /** A captured table version's converter and route; a null route publishes nothing. */
+    private record Route(RowConverter converter, TableRoute route) {}
+
+    private final CaptureRouter router;
+    private final TransactionWriter writer;
+    private final DdlApplier ddl;
+    private final TransactionSink sink;
+    private final int maxTransactionBytes;
+    private final long heartbeatAfterNanos;
+    private final Runnable onFailure;
+    private final Map<Long, Route> routes = new HashMap<>();
+
+    /** Binlog table ids of tables whose rows are not published: their rows are not decoded. */
+    private final Set<Long> uncaptured = new HashSet<>();
+
+    /** Per table id and schema version. */
+    private final Map<Long, Route> routesBySchema = new HashMap<>();
+
+    private String file;
+    private BinlogPosition committed;
+
+    /** The GTID of the last transaction before {@link #committed}, or empty. */
+    private String committedGtid;
+
+    private long lastPublishNanos = System.nanoTime();
+
+    private boolean open;
+    private BinlogPosition start;
+
+    /** {@code start.scn()}, which parses the file name: kept per transaction, read per row. */
+    private long startScn;
+
+    private String transactionId;
+
+    /**
+     * Whether the open group ends with its DDL statement (no XID follows). MariaDB marks such
+     * groups FL_STANDALONE; MySQL's DDL groups end with the statement unless it is a CREATE ...
+     * SELECT, which MySQL logs as "CREATE TABLE ... START TRANSACTION" followed by rows and an XID.
+     * MariaDB logs CREATE ... SELECT in ROW format as a plain CREATE TABLE, rows and an XID in a
+     * group without FL_STANDALONE.
+     */
+    private boolean endsWithStatement = true;
+
+    private volatile Throwable failure;
+
+    TransactionAssembler(
+            int sourceId,
+            CaptureRouter router,
+            DdlApplier ddl,
+            TransactionSink sink,
+            int maxTransactionBytes,
+            long heartbeatAfterNanos,
+            ResumePosition resumeFrom,
+            Runnable onFailure) {
+        this.router = router;
+        this.ddl = ddl;
+        this.writer = new TransactionWriter(sourceId, 64 * 1024);
+        this.sink = sink;
+        this.maxTransactionBytes = maxTransactionBytes;
+        this.heartbeatAfterNanos = heartbeatAfterNanos;
+        this.committed = resumeFrom.position();
+        this.committedGtid = resumeFrom.gtid();
+        this.file = committed.file();
+        this.onFailure = onFailure;
+    }
+
+    /** The schema versions the published frames name. */
+    SchemaRegistry published() {
+        return router.published();
+    }
+
+    /** Where the next transaction starts: the position to reconnect at. */
+    BinlogPosition committed() {
+        return committed;
+    }
+
+    /** {@link #committed()} with the GTID of the transaction before it: what the relay stores. */
+    ResumePosition resumePosition() {
+        return new ResumePosition(committed, committedGtid);
+    }
+
+    /** What stopped this assembler, or {@code null}. */
+    Throwable failure() {
+        return failure;
+    }
+
+    /**
+     * Whether the rows of a binlog table id are of no use here: its latest table map named a table
+     * that is not captured, or that no policy publishes. The binlog client's row deserializers ask
+     * before reading a rows event's rows, on the client's thread, after this assembler saw the
+     * table map.
+     */
+    boolean skipsRowsOf(long binlogTableId) {
+        return uncaptured.contains(binlogTableId);
+    }
+
+    /** Drops a transaction left open by a broken connection; the next connection re-reads it. */
+    void abandonOpenTransaction() {
+        open = false;
+        writer.abandon();
+        routes.clear();
+        uncaptured.clear();
+    }
+
+    @Override
+    public void onEvent(Event event) {
+        if (failure != null) {
+            return;
+        }
+        try {
+            handle(event);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(e);
+        } catch (RuntimeException | Error e) {
+            fail(e);
+        }
+    }
+
+    private void handle(Event event) throws InterruptedException {
+        EventHeaderV4 header = event.getHeader();
+        switch (header.getEventType()) {
+            case ROTATE -> rotate(event.getData());
+            case MARIADB_GTID -> {
+                MariadbGtidEventData gtid = event.getData();
+                // The GTID's server id is the event header's; the event body does not carry it.
+                begin(
+                        header,
+                        gtid.getDomainId() + "-" + header.getServerId() + "-" + gtid.getSequence(),
+                        header.getTimestamp() * 1_000L);
+                endsWithStatement = (gtid.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
+            }
+            case GTID -> {
+                GtidEventData gtid = event.getData();
+                begin(
+                        header,
+                        gtid.getMySqlGtid().toString(),
+                        gtid.getOriginalCommitTimestamp() > 0
+                                ? gtid.getOriginalCommitTimestamp()
+                                : header.getTimestamp() * 1_000L);
+            }
+            case QUERY -> query(header, event.getData());
+            case TABLE_MAP -> tableMap(header, event.getData());
+            case WRITE_ROWS, EXT_WRITE_ROWS -> {
+                WriteRowsEventData rows = event.getData();
+                for (Serializable[] row : rows.getRows()) {
+                    rowChange(
+                            header,
+                            rows.getTableId(),
+                            Operation.INSERT,
+                            null,
+                            row,
+                            rows.getIncludedColumns(),
+                            null);
+                }
+            }
+            case UPDATE_ROWS, EXT_UPDATE_ROWS -> {
+                UpdateRowsEventData rows = event.getData();
+                for (Map.Entry<Serializable[], Serializable[]> row : rows.getRows()) {
+                    rowChange(
+                            header,
+                            rows.getTableId(),
+                            Operation.UPDATE,
+                            row.getKey(),
+                            row.getValue(),
+                            rows.getIncludedColumns(),
+                            rows.getIncludedColumnsBeforeUpdate());
+                }
+            }
+            case DELETE_ROWS, EXT_DELETE_ROWS -> {
+                DeleteRowsEventData rows = event.getData();
+                for (Serializable[] row : rows.getRows()) {
+                    rowChange(
+                            header,
+                            rows.getTableId(),
+                            Operation.DELETE,
+                            row,
+                            null,
+                            null,
+                            rows.getIncludedColumns());
+                }
+            }
+            case XID -> commit(header);
+            case HEARTBEAT -> {
+                if (!open) {
+                    publishHeartbeat();
+                }
+            }
+            case XA_PREPARE ->
+                    throw new FetchFailedException(
+                            "XA transactions are not supported: position=" + position(header));
+            default -> {
+                // FORMAT_DESCRIPTION, ANNOTATE_ROWS, BINLOG_CHECKPOINT, GTID lists, ...: nothing to
+                // carry.
+            }
+        }
+    }
+
+    private void rotate(RotateEventData rotate) {
+        file = rotate.getBinlogFilename();
+        if (!open && !file.equals(committed.file())) {
+            committed = new BinlogPosition(file, rotate.getBinlogPosition());
+        }
+    }
+
+    private void begin(EventHeaderV4 header, String gtid) {
+        begin(header, gtid, header.getTimestamp() * 1_000L);
+    }
+
+    private void begin(EventHeaderV4 header, String gtid, long commitTimeMicros) {
+        if (open) {
+            throw new FetchFailedException(
+                    "transaction started inside another: open="
+                            + start
+                            + ", new="
+                            + position(header)
+                            + ", gtid="
+                            + gtid);
+        }
+        open = true;
+        endsWithStatement = true;
+        start = position(header);
+        startScn = start.scn();
+        transactionId = gtid;
+        writer.open(startScn, commitTimeMicros, gtid.isEmpty() ? start.toString() : gtid);
+    }
+
+    private void query(EventHeaderV4 header, QueryEventData query) throws InterruptedException {
+        String sql = query.getSql();
+        if (sql.equalsIgnoreCase("BEGIN")) {
+            if (!open) {
+                begin(header, "");
+            }
+            return;
+        }
+        if (sql.equalsIgnoreCase("COMMIT") || sql.equalsIgnoreCase("ROLLBACK")) {
+            // ROLLBACK reaches the binlog only for groups with non-transactional changes, which did
+            // happen: what was logged before it is real.
+            commit(header);
+            return;
+        }
+        if (open && writer.hasEvents() && isSavepoint(sql)) {
+            return;
+        }
+        if (!open) {
+            begin(header, "");
+        }
+        ddl.apply(start, query.getDatabase(), sql, this::appendSchemaChange);
+        routes.clear();
+        uncaptured.clear();
+        if (endsWithStatement
+                && !sql.stripTrailing()
+                        .toUpperCase(java.util.Locale.ROOT)
+                        .endsWith("START TRANSACTION")) {
+            commit(header);
+        }
+    }
+
+    private static boolean isSavepoint(String sql) {
+        String head = sql.stripLeading().toUpperCase(java.util.Locale.ROOT);
+        return head.startsWith("SAVEPOINT")
+                || head.startsWith("ROLLBACK TO")
+                || head.startsWith("RELEASE SAVEPOINT");
+    }
+
+    /** Publishes a schema change of a captured table in the open (DDL) transaction. */
+    private void appendSchemaChange(TableSchema schema, String sql) {
+        TableRoute route = router.routeChanged(schema);
+        if (route != null) {
+            writer.appendSchemaChange(route, sql);
+        }
+    }
+
+    private void tableMap(EventHeaderV4 header, TableMapEventData map) {
+        String database = map.getDatabase();
+        String table = map.getTable();
+        if (!router.captures(database, table)) {
+            routes.remove(map.getTableId());
+            uncaptured.add(map.getTableId());
+            return;
+        }
+        TableSchema schema =
+                ddl.schema(database, table)
+                        .orElseThrow(
+                                () ->
+                                        new FetchFailedException(
+                                                "captured table has no known schema: table="
+                                                        + database
+                                                        + "."
+                                                        + table
+                                                        + ", position="
+                                                        + position(header)
+                                                        + "; its CREATE TABLE was not seen and it was not in the start snapshot"));
+        int binlogColumns = map.getColumnTypes().length;
+        if (binlogColumns != schema.columnCount()) {
+            throw new FetchFailedException(
+                    "tracked schema out of step with the binlog: table="
+                            + schema.qualifiedName()
+                            + ", schemaVersion="
+                            + schema.version()
+                            + ", schemaColumns="
+                            + schema.columnCount()
+                            + ", binlogColumns="
+                            + binlogColumns
+                            + ", position="
+                            + position(header));
+        }
+        long key = ((long) schema.tableId() << 32) | schema.version();
+        Route route = routesBySchema.computeIfAbsent(key, k -> bindRoute(schema));
+        if (route.route() == null) {
+            routes.remove(map.getTableId());
+            uncaptured.add(map.getTableId());
+            return;
+        }
+        uncaptured.remove(map.getTableId());
+        routes.put(map.getTableId(), route);
+    }
+
+    private Route bindRoute(TableSchema schema) {
+        TableRoute route = router.route(schema);
+        return route == null ? new Route(null, null) : new Route(new RowConverter(schema), route);
+    }
+
+    private void rowChange(
+            EventHeaderV4 header,
+            long binlogTableId,
+            Operation op,
+            Serializable[] beforeCells,
+            Serializable[] afterCells,
+            BitSet afterColumns,
+            BitSet beforeColumns) {
+        if (uncaptured.contains(binlogTableId)) {
+            return;
+        }
+        Route route = routes.get(binlogTableId);
+        if (route == null) {
+            throw new FetchFailedException(
+                    "rows without a table map: binlogTableId="
+                            + binlogTableId
+                            + ", position="
+                            + position(header));
+        }
+
+        if (!open) {
+            // Row events outside BEGIN/GTID: a non-transactional statement is its own transaction.
+            begin(header, "");
+        }
+        RowConverter converter = route.converter();
+        Object[] before =
+                beforeCells == null ? null : converter.convert(beforeCells, beforeColumns);
+        Object[] after = afterCells == null ? null : converter.convert(afterCells, afterColumns);
+        if (writer.appendRow(route.route(), op, before, after)
+                && writer.length() > maxTransactionBytes) {
+            throw new TransactionTooLargeException(
+                    "transaction larger than the relay can publish whole: scn="
+                            + startScn
+                            + ", position="
+                            + start
+                            + ", gtid="
+                            + transactionId
+                            + ", bytesSoFar="
+                            + writer.length()
+                            + ", events="
+                            + writer.events()
+                            + ", maxTransactionBytes="
+                            + maxTransactionBytes
+                            + "; raise the relay's buffer segment size");
+        }
+    }
+
+    private void commit(EventHeaderV4 header) throws InterruptedException {
+        BinlogPosition next = new BinlogPosition(file, header.getNextPosition());
+        boolean published = writer.hasEvents();
+        String gtid = transactionId.isEmpty() ? committedGtid : transactionId;
+        if (published) {
+            writer.end();
+            sink.accept(
+                    startScn,
+                    writer.frames(),
+                    writer.length(),
+                    writer.events(),
+                    writer.commitTimeMicros(),
+                    new ResumePosition(next, gtid).toString());
+        }
+        committed = next;
+        committedGtid = gtid;
+        open = false;
+        if (published) {
+            lastPublishNanos = System.nanoTime();
+        } else if (System.nanoTime() - lastPublishNanos > heartbeatAfterNanos) {
+            publishHeartbeat();
+        }
+    }
+
+    /**
+     * A heartbeat sits just before the next transaction's SCN: above every SCN published so far and
+     * below any transaction still to come, so a consumer checkpointing it misses nothing.
+     */
+    private void publishHeartbeat() throws InterruptedException {
+        long scn = committed.scn() - 1;
+        writer.heartbeat(scn, System.currentTimeMillis() * 1_000L);
+        sink.accept(
+                scn,
+                writer.frames(),
+                writer.length(),
+                0,
+                writer.commitTimeMicros(),
+                resumePosition().toString());
+        lastPublishNanos = System.nanoTime();
+    }
+
+    private BinlogPosition position(EventHeaderV4 header) {
+        return new BinlogPosition(file, header.getPosition());
+    }
+
+    private void fail(Throwable e) {
+        failure = e;
+        LOG.error("binlog fetch failed, disconnecting: position={}", committed, e);
+        onFailure.run();
+    }
+}

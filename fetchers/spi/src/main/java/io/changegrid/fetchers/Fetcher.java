@@ -1,0 +1,47 @@
+package io.changegrid.fetchers;
+
+import io.changegrid.events.schema.SchemaRegistry;
+
+/**
+ * One source's change log read into whole transactions, as a relay runs it: opened at a position by
+ * its {@link FetcherProvider}, then {@link #run} on the relay's fetcher thread until {@link #stop}.
+ *
+ * <p>Every transaction goes through the relay's {@link io.changegrid.policy.capture.CaptureRouter}
+ * (which tables, which rows, transformed how, which partition) and is handed whole to the {@link
+ * TransactionSink} the fetcher was opened with, in timeline order.
+ *
+ * <p>Threading: {@link #run} blocks the calling thread; {@link #stop} and the getters may be called
+ * from any thread.
+ */
+public interface Fetcher {
+
+    /**
+     * Reads until {@link #stop} or a fatal error. What retrying can fix (a lost connection) is
+     * retried here; what it cannot is thrown, with a message saying what happened and what to do.
+     *
+     * @throws RuntimeException for what retrying cannot fix
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    void run() throws InterruptedException;
+
+    /** Stops reading; {@link #run} returns soon after. */
+    void stop();
+
+    /** Where the next transaction starts, i.e. how far this fetcher has read completely. */
+    FetchPosition position();
+
+    /**
+     * How far the source is ahead of this fetcher, in SCN units, or -1 when the source cannot be
+     * asked right now.
+     */
+    long lagScn();
+
+    /** The source's schema versions as the fetcher tracks them, for checking policies at start. */
+    SchemaRegistry sourceSchemas();
+
+    /**
+     * The schema versions the published frames name: the source's without policies, else the
+     * policies' output schemas. Decoders (JSON serving, {@code /v1/schemas}) look them up here.
+     */
+    SchemaRegistry publishedSchemas();
+}

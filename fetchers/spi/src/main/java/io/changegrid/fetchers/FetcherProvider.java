@@ -1,0 +1,35 @@
+package io.changegrid.fetchers;
+
+import io.changegrid.config.Config;
+import io.changegrid.config.ConfigKey;
+import java.util.List;
+
+/**
+ * Makes the fetchers of one kind of source; found with {@link java.util.ServiceLoader} by the
+ * relay's {@code source.type} setting ({@link FetcherProviders}). A fetcher module registers its
+ * provider in {@code META-INF/services/io.changegrid.fetchers.FetcherProvider}.
+ *
+ * <p>Each provider owns its settings under {@code source.*}, defined once as data: the relay
+ * validates them with its own, reports every problem at once, and documents them from these
+ * definitions. A key the chosen type does not define is reported as unknown.
+ */
+public interface FetcherProvider {
+
+    /** The {@code source.type} value that chooses this provider, e.g. {@code mysql}. */
+    String type();
+
+    /** This source's settings, every path under {@code source.}, in documentation order. */
+    List<ConfigKey<?>> settings();
+
+    /** The source in a few words for logs and status, e.g. {@code db1:3306}; no secrets. */
+    String describe(Config settings);
+
+    /**
+     * Prepares a fetcher: checks the source, then positions it at {@link
+     * FetcherContext#resumePosition()} or, without one, where its settings say to start.
+     *
+     * @param sink where the fetcher hands whole transactions, on its {@link Fetcher#run} thread
+     * @throws Exception if the source cannot be captured, naming every problem
+     */
+    Fetcher open(FetcherContext context, TransactionSink sink) throws Exception;
+}

@@ -1,0 +1,43 @@
+package io.changegrid.fetchers;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Where a fetcher hands what it read: whole transactions (their frames back to back, an
+ * END_OF_TRANSACTION frame last) and heartbeats (one HEARTBEAT frame), in timeline order.
+ *
+ * <p>The fetcher's encoder wrote the frames and already knows how many events they hold and when
+ * the source committed them; it says so here, so the sink need not walk the frames again to learn
+ * it. The frames must be exactly what a {@link io.changegrid.events.frame.FrameEncoder} produced
+ * for one transaction or one heartbeat: the sink trusts their shape.
+ *
+ * <p>Called on the fetcher's thread. The bytes are valid only during the call; an implementation
+ * copies them (once) into its buffer. Blocking here slows the fetcher down, which is the intended
+ * back pressure.
+ */
+@FunctionalInterface
+public interface TransactionSink {
+
+    /**
+     * Accepts one transaction or heartbeat.
+     *
+     * @param scn the SCN of every frame given
+     * @param frames the frames in {@code [0, length)}, little-endian
+     * @param length the number of bytes
+     * @param events the row and schema-change events of a transaction (at least one), or 0 for a
+     *     heartbeat
+     * @param commitTimeMicros the source commit time of a transaction, or a heartbeat's source
+     *     time, microseconds since the epoch
+     * @param resumePosition the fetcher's position right after this transaction, in its own text
+     *     form (see {@link Fetcher#position()}); persisting it and handing it back to the fetcher
+     *     resumes with the next transaction
+     */
+    void accept(
+            long scn,
+            ByteBuffer frames,
+            int length,
+            int events,
+            long commitTimeMicros,
+            String resumePosition)
+            throws InterruptedException;
+}

@@ -1,0 +1,146 @@
+package io.changegrid.policy.capture;
+
+import io.changegrid.events.Operation;
+import io.changegrid.events.frame.FrameEncoder;
+import io.changegrid.events.schema.TableSchema;
+import java.nio.ByteBuffer;
+
+/**
+ * Encodes one source transaction at a time as the relay publishes it: each row change takes its
+ * table's {@link TableRoute} (the policy's predicate on the source images, its transform, then this
+ * relay's partition on the transformed images), and only what passes is encoded, with the route's
+ * output schema. Nothing is encoded until the first event passes, so a transaction whose rows all
+ * fall to policies is {@linkplain #hasEvents() empty} and the fetcher publishes nothing for it.
+ *
+ * <p>The fetcher says where a transaction {@linkplain #open opens}; after {@link #end()} the frames
+ * ({@link #frames()}, {@link #length()}) with their {@link #events()} and {@link
+ * #commitTimeMicros()} go to the sink as they are.
+ *
+ * <p>Not thread-safe: the fetcher's thread owns one.
+ */
+public final class TransactionWriter {
+
+    private final int sourceId;
+    private final FrameEncoder encoder;
+    private long scn;
+    private long commitTimeMicros;
+    private String transactionId;
+    private boolean began;
+    private int events;
+
+    /** A writer for the frames of source {@code sourceId}. */
+    public TransactionWriter(int sourceId, int initialCapacity) {
+        this.sourceId = sourceId;
+        this.encoder = new FrameEncoder(initialCapacity);
+    }
+
+    /**
+     * Starts a transaction; its frames begin with the first event that passes.
+     *
+     * @param transactionId the source's id of the transaction (e.g. a GTID), not empty
+     */
+    public void open(long transactionScn, long commitTime, String transactionId) {
+        this.scn = transactionScn;
+        this.commitTimeMicros = commitTime;
+        this.transactionId = transactionId;
+        this.began = false;
+        this.events = 0;
+    }
+
+    /**
+     * Routes one row change into the open transaction.
+     *
+     * @param before the source's before image, or {@code null}
+     * @param after the source's after image, or {@code null}
+     * @return whether it was published (false: the policy's predicate or partition left it out)
+     */
+    public boolean appendRow(TableRoute route, Operation op, Object[] before, Object[] after) {
+        if (!route.passesEverything()) {
+            if (!route.selects(op, before, after)) {
+                return false;
+            }
+            before = route.transform(before, true, sourceId, scn, commitTimeMicros);
+            after = route.transform(after, false, sourceId, scn, commitTimeMicros);
+            if (!route.inPartition(before, after)) {
+                return false;
+            }
+        }
+        ensureBegun();
+        encoder.appendRowChange(op, route.output(), before, after);
+        events++;
+        return true;
+    }
+
+    /**
+     * Publishes a schema change of a routed table in the open transaction, with its output schema.
+     */
+    public void appendSchemaChange(TableRoute route, String ddl) {
+        ensureBegun();
+        TableSchema output = route.output();
+        encoder.appendSchemaChange(output, ddl);
+        events++;
+    }
+
+    /** Whether the open transaction has published anything yet. */
+    public boolean hasEvents() {
+        return began;
+    }
+
+    /** Closes the open transaction's frames with END_OF_TRANSACTION; it must have events. */
+    public void end() {
+        if (!began) {
+            throw new IllegalStateException("no events to end: scn=" + scn);
+        }
+        encoder.endTransaction();
+        began = false;
+    }
+
+    /** Replaces whatever was encoded with one heartbeat frame at {@code heartbeatScn}. */
+    public void heartbeat(long heartbeatScn, long sourceTimeMicros) {
+        abandon();
+        scn = heartbeatScn;
+        commitTimeMicros = sourceTimeMicros;
+        encoder.appendHeartbeat(sourceId, heartbeatScn, sourceTimeMicros);
+    }
+
+    /** Drops the open transaction, e.g. one a broken connection left half read. */
+    public void abandon() {
+        encoder.buffer().clear();
+        began = false;
+        events = 0;
+    }
+
+    /** The encoded frames, in {@code [0, length())}. */
+    public ByteBuffer frames() {
+        return encoder.buffer().byteBuffer();
+    }
+
+    /** The bytes encoded so far. */
+    public int length() {
+        return encoder.buffer().position();
+    }
+
+    /** The row and schema-change events encoded in the transaction; 0 for a heartbeat. */
+    public int events() {
+        return events;
+    }
+
+    /** The open transaction's (or heartbeat's) SCN. */
+    public long scn() {
+        return scn;
+    }
+
+    /** The open transaction's commit time, or the heartbeat's time. */
+    public long commitTimeMicros() {
+        return commitTimeMicros;
+    }
+
+    private void ensureBegun() {
+        if (!began) {
+            encoder.buffer().clear();
+            encoder.beginTransaction(sourceId, scn, commitTimeMicros, transactionId);
+            began = true;
+            events = 0;
+        }
+    }
+}

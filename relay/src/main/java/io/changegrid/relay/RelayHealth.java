@@ -1,9 +1,0 @@
-package io.changegrid.relay;
-
-/**
- * Whether a relay is healthy, for {@code /v1/health}.
- *
- * @param fetchState RUNNING, STOPPED or FAILED
- * @param problem why the relay is unhealthy, or null while it is healthy
- */
-public record RelayHealth(String fetchState, String problem) {}

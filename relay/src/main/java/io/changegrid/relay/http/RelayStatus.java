@@ -1,0 +1,27 @@
+package io.changegrid.relay.http;
+
+/**
+ * A snapshot of what a relay is doing, for {@code /v1/status} and the CLI.
+ *
+ * @param fetchState RUNNING, STOPPED or FAILED
+ * @param fetchError why it failed, or null
+ * @param fetchPosition the source position after the last transaction read completely
+ * @param lagMillis time since the source commit of the last published transaction or heartbeat
+ * @param lagScn how far the source's log is ahead of the fetch position, in SCN units, or -1
+ */
+public record RelayStatus(
+        int sourceId,
+        String sourceAddress,
+        String fetchState,
+        String fetchError,
+        String fetchPosition,
+        long lastPublishedScn,
+        long lagMillis,
+        long lagScn,
+        long oldestScn,
+        long newestScn,
+        long highestEvictedScn,
+        long bytesUsed,
+        long capacity,
+        long transactionsAppended,
+        long transactionsEvicted) {}

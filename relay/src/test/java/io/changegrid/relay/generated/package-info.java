@@ -1,0 +1,2 @@
+/** A test-only source behind the fetcher SPI, to prove the relay's seam with a second fetcher. */
+package io.changegrid.relay.generated;
