@@ -376,6 +376,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                             + ", position="
                             + position(header));
         }
+        MariaDbTableMapDeserializer.requireDecodable(map, schema, position(header));
         long key = ((long) schema.tableId() << 32) | schema.version();
         Route route = routesBySchema.computeIfAbsent(key, k -> bindRoute(schema));
         if (route.route() == null) {
@@ -421,9 +422,14 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             begin(header, "");
         }
         RowConverter converter = route.converter();
-        Object[] before =
-                beforeCells == null ? null : converter.convert(beforeCells, beforeColumns);
-        Object[] after = afterCells == null ? null : converter.convert(afterCells, afterColumns);
+        Object[] before;
+        Object[] after;
+        try {
+            before = beforeCells == null ? null : converter.convert(beforeCells, beforeColumns);
+            after = afterCells == null ? null : converter.convert(afterCells, afterColumns);
+        } catch (IllegalArgumentException e) {
+            throw RowRefusal.of(null, e, startScn, position(header), transactionId);
+        }
         TableRoute policy = route.route();
         if (!policy.passesEverything()) {
             if (!policy.selects(op, before, after)) {
@@ -436,7 +442,12 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             }
         }
         ensureBegun();
-        encoder.appendRowChange(op, policy.output(), before, after);
+        try {
+            encoder.appendRowChange(op, policy.output(), before, after);
+        } catch (IllegalArgumentException e) {
+            String table = policy.output().qualifiedName();
+            throw RowRefusal.of(table, e, startScn, position(header), transactionId);
+        }
         if (encoder.buffer().position() > maxTransactionBytes) {
             throw new TransactionTooLargeException(
                     "transaction larger than the relay can publish whole: scn="
