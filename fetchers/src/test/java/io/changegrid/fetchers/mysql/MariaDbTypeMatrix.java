@@ -307,7 +307,9 @@ final class MariaDbTypeMatrix {
                                     "'00000000-0000-0000-0000-000000000000'",
                                     "'ffffffff-ffff-ffff-ffff-ffffffffffff'",
                                     "'01234567-89ab-4def-8123-456789abcdef'",
-                                    "'01234567-89ab-1def-0123-456789abcd00'")),
+                                    "'01234567-89ab-1def-0123-456789abcd00'",
+                                    "'01234567-89ab-1def-8123-456789abcdef'",
+                                    "UUID()")),
                     new TypeCase(
                             "c_inet4",
                             "INET4",
