@@ -16,7 +16,8 @@ import java.util.function.LongPredicate;
  * Builds the binlog clients a fetcher connects with: positioned at a transaction boundary, with the
  * library's own reconnection off (it would resume mid-transaction), server heartbeats on, and the
  * lossless row deserializers installed, which leave the rows of tables the fetcher does not publish
- * unread.
+ * unread, and table maps read by a reader that knows MariaDB's column types ({@link
+ * TableMapReadingDeserializer}).
  */
 final class BinlogClientFactory {
 
@@ -64,7 +65,7 @@ final class BinlogClientFactory {
             byType.put(type, defaults.getEventDataDeserializer(type));
         }
         EventDeserializer deserializer =
-                new EventDeserializer(
+                new TableMapReadingDeserializer(
                         new EventHeaderV4Deserializer(),
                         new NullEventDataDeserializer(),
                         byType,

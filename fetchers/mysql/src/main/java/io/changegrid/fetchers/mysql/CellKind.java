@@ -34,5 +34,11 @@ enum CellKind {
     /** MySQL JSON: the server's binary JSON, turned into JSON text. */
     JSON_BINARY,
     /** GEOMETRY: 4 bytes of SRID (little-endian), then WKB. */
-    GEOMETRY
+    GEOMETRY,
+    /** MariaDB's UUID: 16 bytes, carried as its text ({@link FixedBinaryText}). */
+    UUID,
+    /** MariaDB's INET4: 4 bytes, carried as dotted decimal. */
+    INET4,
+    /** MariaDB's INET6: 16 bytes, carried as the server's text. */
+    INET6
 }

@@ -20,7 +20,10 @@ import java.util.Locale;
 /**
  * Turns the cells of one binlog row into the values of a frame row image, for one version of one
  * table's schema. Built once per schema version; converting a row allocates only the result array
- * and what the values themselves need (decoded strings, padded binaries).
+ * and what the values themselves need (decoded strings, padded binaries). Cells of MariaDB's
+ * COMPRESSED columns are inflated first ({@link CompressedCells}); UUID, INET4 and INET6 become the
+ * server's text ({@link FixedBinaryText}). A cell that cannot be read is refused naming table,
+ * column and value; the caller adds where the row is ({@link RowRefusal}).
  *
  * <p>Not thread-safe state-wise, but immutable after construction: safe on the fetcher thread.
  */
@@ -32,6 +35,9 @@ final class RowConverter {
     private final int[] widths;
     private final List<?>[] labels;
 
+    /** MariaDB COMPRESSED columns, whose cells are inflated before anything else. */
+    private final boolean[] compressed;
+
     RowConverter(TableSchema schema) {
         this.schema = schema;
         int count = schema.columnCount();
@@ -39,6 +45,7 @@ final class RowConverter {
         charsets = new Charset[count];
         widths = new int[count];
         labels = new List<?>[count];
+        compressed = new boolean[count];
         for (int i = 0; i < count; i++) {
             plan(i, schema.column(i));
         }
@@ -52,6 +59,7 @@ final class RowConverter {
         String type = column.sourceType().toLowerCase(Locale.ROOT);
         String base = baseName(type);
         boolean unsigned = type.contains(" unsigned");
+        compressed[i] = MySqlColumnTypes.isCompressed(column);
         kinds[i] =
                 switch (column.type()) {
                     case INT64 ->
@@ -90,6 +98,18 @@ final class RowConverter {
             labels[i] = MySqlColumnTypes.setLabels(column);
             return CellKind.SET;
         }
+        switch (base) {
+            case "uuid" -> {
+                return CellKind.UUID;
+            }
+            case "inet4" -> {
+                return CellKind.INET4;
+            }
+            case "inet6" -> {
+                return CellKind.INET6;
+            }
+            default -> {}
+        }
         Charset charset = MySqlColumnTypes.charset(column);
         charsets[i] = charset;
         return charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.US_ASCII)
@@ -103,6 +123,8 @@ final class RowConverter {
      * @param cells the library's cells of the columns included in the event, in column order
      * @param included which columns the event includes (all of them with binlog_row_image=FULL)
      * @return one value per schema column; columns the event left out are NULL
+     * @throws IllegalArgumentException naming table, column and the cell when a cell cannot be read
+     *     as its column's value
      */
     Object[] convert(Serializable[] cells, BitSet included) {
         Object[] row = new Object[kinds.length];
@@ -112,9 +134,35 @@ final class RowConverter {
                 continue;
             }
             Serializable value = cells[cell++];
-            row[i] = value == null ? null : convert(i, value);
+            if (value != null) {
+                try {
+                    row[i] =
+                            convert(
+                                    i,
+                                    compressed[i]
+                                            ? CompressedCells.inflate((byte[]) value)
+                                            : value);
+                } catch (RuntimeException e) {
+                    throw refused(i, value, e);
+                }
+            }
         }
         return row;
+    }
+
+    private IllegalArgumentException refused(int i, Serializable value, RuntimeException e) {
+        return new IllegalArgumentException(
+                "table="
+                        + schema.qualifiedName()
+                        + ", column="
+                        + schema.column(i).name()
+                        + ", sourceType="
+                        + schema.column(i).sourceType()
+                        + ", value="
+                        + CellText.of(value)
+                        + ", reason="
+                        + e.getMessage(),
+                e);
     }
 
     private Object convert(int i, Serializable value) {
@@ -141,6 +189,9 @@ final class RowConverter {
                 int srid = ByteBuffer.wrap(bytes, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
                 yield new Geometry(srid, Arrays.copyOfRange(bytes, 4, bytes.length));
             }
+            case UUID -> FixedBinaryText.uuid((byte[]) value);
+            case INET4 -> FixedBinaryText.inet4((byte[]) value);
+            case INET6 -> FixedBinaryText.inet6((byte[]) value);
         };
     }
 
@@ -167,7 +218,7 @@ final class RowConverter {
 
     private static String baseName(String type) {
         int end = 0;
-        while (end < type.length() && Character.isLetter(type.charAt(end))) {
+        while (end < type.length() && Character.isLetterOrDigit(type.charAt(end))) {
             end++;
         }
         return type.substring(0, end);

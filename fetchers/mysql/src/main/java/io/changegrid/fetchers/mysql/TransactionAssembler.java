@@ -366,6 +366,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                             + ", position="
                             + position(header));
         }
+        MariaDbTableMapDeserializer.requireDecodable(map, schema, position(header));
         long key = ((long) schema.tableId() << 32) | schema.version();
         Route route = routesBySchema.computeIfAbsent(key, k -> bindRoute(schema));
         if (route.route() == null) {
@@ -407,11 +408,22 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             begin(header, "");
         }
         RowConverter converter = route.converter();
-        Object[] before =
-                beforeCells == null ? null : converter.convert(beforeCells, beforeColumns);
-        Object[] after = afterCells == null ? null : converter.convert(afterCells, afterColumns);
-        if (writer.appendRow(route.route(), op, before, after)
-                && writer.length() > maxTransactionBytes) {
+        Object[] before;
+        Object[] after;
+        try {
+            before = beforeCells == null ? null : converter.convert(beforeCells, beforeColumns);
+            after = afterCells == null ? null : converter.convert(afterCells, afterColumns);
+        } catch (IllegalArgumentException e) {
+            throw RowRefusal.of(null, e, startScn, position(header), transactionId);
+        }
+        boolean appended;
+        try {
+            appended = writer.appendRow(route.route(), op, before, after);
+        } catch (IllegalArgumentException e) {
+            String table = route.route().output().qualifiedName();
+            throw RowRefusal.of(table, e, startScn, position(header), transactionId);
+        }
+        if (appended && writer.length() > maxTransactionBytes) {
             throw new TransactionTooLargeException(
                     "transaction larger than the relay can publish whole: scn="
                             + startScn

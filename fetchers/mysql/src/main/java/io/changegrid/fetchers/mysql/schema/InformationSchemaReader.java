@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  * database's default character set (SCHEMATA), each table's default character set (from
  * TABLES.TABLE_COLLATION), columns in ORDINAL_POSITION order (COLUMNS), and the primary key in
  * SEQ_IN_INDEX order (STATISTICS, index {@code PRIMARY}); plus the server settings of {@link
- * ServerDialect}.
+ * ServerDialect}. ENUM and SET labels with a {@code ?}, which information_schema writes for a
+ * character outside {@code utf8mb3}, are read again by {@link LabelReader} on MariaDB, so the
+ * schema does not depend on information_schema's character set there. MySQL has no anonymous blocks
+ * to read them with: its labels are information_schema's.
  *
  * <p>information_schema is not transactional: the caller makes sure no DDL runs while it reads (for
  * example by reading the binlog position before and after, and reading again if it moved). The
@@ -55,6 +58,9 @@ public final class InformationSchemaReader {
         readTables(connection, drafts, views);
         readColumns(connection, drafts);
         readKeys(connection, drafts);
+        if (dialect.flavor() == ServerDialect.Flavor.MARIADB) {
+            rereadLabels(connection, drafts);
+        }
         List<TableDefinition> tables = new ArrayList<>();
         for (Draft draft : drafts.values()) {
             if (draft.columns().isEmpty()) {
@@ -225,6 +231,22 @@ public final class InformationSchemaReader {
                                         columnType,
                                         rs.getString(6),
                                         "YES".equals(rs.getString(5))));
+            }
+        }
+    }
+
+    /**
+     * ENUM and SET labels that information_schema may have damaged (see {@link LabelReader}) are
+     * read again from the server.
+     */
+    private static void rereadLabels(Connection connection, Map<TableName, Draft> drafts)
+            throws SQLException {
+        for (Draft draft : drafts.values()) {
+            List<Column> columns = draft.columns();
+            for (int i = 0; i < columns.size(); i++) {
+                if (LabelReader.mayHaveLostCharacters(columns.get(i))) {
+                    columns.set(i, LabelReader.reread(connection, draft.name(), columns.get(i)));
+                }
             }
         }
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The character sets of MySQL and MariaDB: their canonical names, the most bytes a character takes
@@ -74,6 +75,9 @@ final class MySqlCharsets {
                     .sorted(Comparator.comparingInt(String::length).reversed())
                     .toList();
 
+    /** The lossless decoders of the single-byte sets, built on first use. */
+    private static final Map<String, Charset> SINGLE_BYTE = new ConcurrentHashMap<>();
+
     private MySqlCharsets() {}
 
     /**
@@ -134,7 +138,8 @@ final class MySqlCharsets {
     /**
      * The Java charset that decodes {@code charset}: UTF-8 for {@code utf8mb3}/{@code utf8mb4}, a
      * lossless cp1252 for {@code latin1}, ISO-8859-1 for {@code binary} (one char per byte,
-     * lossless), UTF-16BE for {@code ucs2} and so on.
+     * lossless), a lossless {@link MySqlSingleByteCharset} for the other single-byte sets ({@code
+     * cp1251}, {@code latin2}, ...), UTF-16BE for {@code ucs2} and so on.
      *
      * @throws IllegalArgumentException for an unknown character set or one the JDK cannot decode
      *     ({@code armscii8}, {@code dec8}, {@code geostd8}, {@code hp8}, {@code keybcs2}, {@code
@@ -154,7 +159,14 @@ final class MySqlCharsets {
             case "ISO-8859-1" -> StandardCharsets.ISO_8859_1;
             case "US-ASCII" -> StandardCharsets.US_ASCII;
             case MySqlLatin1Charset.NAME -> MySqlLatin1Charset.INSTANCE;
-            default -> Charset.forName(info.javaName());
+            default ->
+                    info.maxBytesPerChar() == 1
+                            ? SINGLE_BYTE.computeIfAbsent(
+                                    charset,
+                                    name ->
+                                            new MySqlSingleByteCharset(
+                                                    Charset.forName(info.javaName())))
+                            : Charset.forName(info.javaName());
         };
     }
 }

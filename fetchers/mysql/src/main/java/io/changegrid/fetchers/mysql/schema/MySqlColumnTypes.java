@@ -2,7 +2,11 @@ package io.changegrid.fetchers.mysql.schema;
 
 import io.changegrid.events.schema.Column;
 import io.changegrid.events.value.ValueType;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
@@ -105,14 +109,45 @@ public final class MySqlColumnTypes {
 
     /**
      * Decodes a character column's bytes with the charset {@link #charset(Column)} gave: lossless
-     * for MySQL's {@code latin1} (see {@link MySqlLatin1Charset}) and {@code binary}; a byte
-     * sequence invalid in other charsets becomes U+FFFD, as {@link String#String(byte[], Charset)}
-     * does.
+     * for every single-byte character set (MySQL's {@code latin1}, see {@link MySqlLatin1Charset};
+     * {@code binary}; the others, see {@link MySqlSingleByteCharset}); in a multi-byte character
+     * set a byte sequence it does not define is refused rather than turned into U+FFFD.
+     *
+     * @throws IllegalArgumentException naming the character set and where the bytes stop being
+     *     valid
      */
     public static String decode(Charset charset, byte[] bytes) {
-        return charset == MySqlLatin1Charset.INSTANCE
-                ? MySqlLatin1Charset.decode(bytes)
-                : new String(bytes, charset);
+        if (charset == MySqlLatin1Charset.INSTANCE) {
+            return MySqlLatin1Charset.decode(bytes);
+        }
+        if (charset instanceof MySqlSingleByteCharset singleByte) {
+            return singleByte.decode(bytes);
+        }
+        if (charset == StandardCharsets.ISO_8859_1) {
+            return new String(bytes, charset);
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        try {
+            return charset.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(in)
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException(
+                    "bytes not defined in the column's character set: charset="
+                            + charset.name()
+                            + ", offset="
+                            + in.position(),
+                    e);
+        }
+    }
+
+    /**
+     * Whether the column is a MariaDB {@code COMPRESSED} column, whose binlog cells are compressed.
+     */
+    public static boolean isCompressed(Column column) {
+        return MySqlColumnType.parse(column.sourceType()).compressed();
     }
 
     /**

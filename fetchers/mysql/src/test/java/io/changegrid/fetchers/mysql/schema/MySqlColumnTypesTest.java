@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.events.schema.Column;
 import io.changegrid.events.value.ValueType;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -151,7 +152,10 @@ class MySqlColumnTypesTest {
         assertThat(MySqlColumnTypes.charset(text("utf16le"))).isEqualTo(StandardCharsets.UTF_16LE);
         assertThat(MySqlColumnTypes.charset(text("utf32")).name()).isEqualTo("UTF-32BE");
         assertThat(MySqlColumnTypes.charset(text("binary"))).isEqualTo(StandardCharsets.ISO_8859_1);
-        assertThat(MySqlColumnTypes.charset(text("cp1251")).name()).isEqualTo("windows-1251");
+        assertThat(MySqlColumnTypes.charset(text("cp1251")))
+                .isInstanceOf(MySqlSingleByteCharset.class)
+                .extracting(Charset::name)
+                .isEqualTo("x-mysql-lossless-windows-1251");
         assertThat(MySqlColumnTypes.charset(text("sjis")).name()).isEqualTo("Shift_JIS");
     }
 
