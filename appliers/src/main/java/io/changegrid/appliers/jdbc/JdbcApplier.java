@@ -515,7 +515,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
 
     /** RETRY for errors that may pass; FAIL (by throwing, so the cause is kept) for the others. */
     private CallbackResult failed(String what, SQLException e) {
-        if (SqlErrors.isTransient(e)) {
+        if (dialect.isTransient(e)) {
             LOG.warn("target error, batch will be retried: {}, error={}", what, e.toString());
             resync = true;
             return CallbackResult.RETRY;
