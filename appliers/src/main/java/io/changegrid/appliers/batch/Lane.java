@@ -376,61 +376,60 @@ public final class Lane implements AutoCloseable {
 
     private int write(TargetTable table, Map<RowKey, Change> rows, boolean plainInserts)
             throws SQLException {
-        PreparedStatement delete = null;
-        PreparedStatement upsert = null;
-        PreparedStatement insert = null;
-        int deleted = 0;
-        int upserted = 0;
-        int inserted = 0;
+        StatementBatch delete = null;
+        StatementBatch upsert = null;
+        StatementBatch insert = null;
         int updated = 0;
         for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
             if (row.getValue().kind() == Kind.DELETE) {
                 if (delete == null) {
-                    delete = statement(deletes, table, table.deleteSql());
+                    delete = batch(deletes, table, table.deleteSql());
                 }
-                table.bindKey(delete, row.getKey().values());
-                delete.addBatch();
-                deleted++;
+                delete.add(
+                        row.getKey(), row.getValue(), s -> table.bindKey(s, row.getKey().values()));
             }
         }
-        if (deleted > 0) {
-            delete.executeBatch();
+        if (delete != null) {
+            delete.execute();
         }
-        List<Change> missing = updateInPlace(table, rows);
+        Map<RowKey, Change> missing = updateInPlace(table, rows);
         for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
             Change change = row.getValue();
             if (change.kind() == Kind.UPDATE) {
                 updated++; // written above; the missing ones below as upserts
-                continue;
-            }
-            if (change.kind() == Kind.INSERT && plainInserts) {
+            } else if (change.kind() == Kind.INSERT && plainInserts) {
                 if (insert == null) {
-                    insert = statement(inserts, table, table.insertSql());
+                    insert = batch(inserts, table, table.insertSql());
                 }
-                table.bindRow(insert, change.row(), change.version());
-                insert.addBatch();
-                inserted++;
+                insert.add(
+                        row.getKey(),
+                        change,
+                        s -> table.bindRow(s, change.row(), change.version()));
             } else if (change.kind() != Kind.DELETE) {
                 if (upsert == null) {
-                    upsert = statement(upserts, table, table.upsertSql());
+                    upsert = batch(upserts, table, table.upsertSql());
                 }
-                table.bindRow(upsert, change.row(), change.version());
-                upsert.addBatch();
-                upserted++;
+                upsert.add(
+                        row.getKey(),
+                        change,
+                        s -> table.bindRow(s, change.row(), change.version()));
             }
         }
-        for (Change change : missing) {
+        for (Map.Entry<RowKey, Change> row : missing.entrySet()) {
             if (upsert == null) {
-                upsert = statement(upserts, table, table.upsertSql());
+                upsert = batch(upserts, table, table.upsertSql());
             }
-            table.bindRow(upsert, change.row(), change.version());
-            upsert.addBatch();
+            Change change = row.getValue();
+            upsert.add(row.getKey(), change, s -> table.bindRow(s, change.row(), change.version()));
         }
-        if (inserted > 0) {
-            insert.executeBatch();
+        int deleted = delete == null ? 0 : delete.size();
+        int inserted = insert == null ? 0 : insert.size();
+        int upserted = upsert == null ? 0 : upsert.size() - missing.size();
+        if (insert != null) {
+            insert.execute();
         }
-        if (upserted > 0 || !missing.isEmpty()) {
-            upsert.executeBatch();
+        if (upsert != null) {
+            upsert.execute();
         }
         return deleted + upserted + inserted + updated;
     }
@@ -440,29 +439,40 @@ public final class Lane implements AutoCloseable {
      * columns, and returns the changes whose row was not there (update count 0): they are written
      * as upserts of their whole image, still without reading anything.
      */
-    private List<Change> updateInPlace(TargetTable table, Map<RowKey, Change> rows)
+    private Map<RowKey, Change> updateInPlace(TargetTable table, Map<RowKey, Change> rows)
             throws SQLException {
-        Map<BitSet, List<Change>> byColumns = new HashMap<>();
-        for (Change change : rows.values()) {
+        Map<BitSet, Map<RowKey, Change>> byColumns = new HashMap<>();
+        for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
+            Change change = row.getValue();
             if (change.kind() == Kind.UPDATE) {
-                byColumns.computeIfAbsent(change.changed(), c -> new ArrayList<>()).add(change);
+                byColumns
+                        .computeIfAbsent(change.changed(), c -> new LinkedHashMap<>())
+                        .put(row.getKey(), change);
             }
         }
-        List<Change> missing = new ArrayList<>();
-        for (Map.Entry<BitSet, List<Change>> group : byColumns.entrySet()) {
-            PreparedStatement update = updates.of(connection, table, group.getKey());
-            for (Change change : group.getValue()) {
-                table.bindUpdate(update, change.row(), change.changed());
-                update.addBatch();
+        Map<RowKey, Change> missing = new LinkedHashMap<>();
+        for (Map.Entry<BitSet, Map<RowKey, Change>> group : byColumns.entrySet()) {
+            StatementBatch update =
+                    new StatementBatch(table, updates.of(connection, table, group.getKey()));
+            List<RowKey> keys = new ArrayList<>(group.getValue().keySet());
+            for (RowKey key : keys) {
+                Change change = group.getValue().get(key);
+                update.add(key, change, s -> table.bindUpdate(s, change.row(), change.changed()));
             }
-            int[] counts = update.executeBatch();
+            int[] counts = update.execute();
             for (int i = 0; i < counts.length; i++) {
                 if (counts[i] == 0) {
-                    missing.add(group.getValue().get(i));
+                    missing.put(keys.get(i), update.change(i));
                 }
             }
         }
         return missing;
+    }
+
+    private StatementBatch batch(
+            Map<TargetTable, PreparedStatement> cache, TargetTable table, String sql)
+            throws SQLException {
+        return new StatementBatch(table, statement(cache, table, sql));
     }
 
     private PreparedStatement statement(
