@@ -31,6 +31,11 @@ import java.util.Map;
  * conflict resolver: then each commit reads and locks the versions of its rows first (one query per
  * table) and writes the changes the resolver applies, atomically with that decision.
  *
+ * <p><b>Tables written in source order</b> ({@link TargetTable#sourceOrder}: target tables with
+ * unique keys besides the primary key or in foreign keys, allowed with one lane only) are the
+ * exception: their changes are kept apart, uncoalesced and in order, and written in that order
+ * without upserts ({@link SourceOrderWrites}).
+ *
  * <p>{@link #commit} writes the pending rows and the lane's checkpoint in one target transaction.
  *
  * <p>Threading: changes are added on the dispatcher thread; {@link #commit} runs on a committer
@@ -75,6 +80,7 @@ public final class Lane implements AutoCloseable {
     private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
     private final Map<TargetTable, PreparedStatement> deletes = new HashMap<>();
     private final PreparedUpdates updates = new PreparedUpdates();
+    private final SourceOrderWrites ordered;
 
     private int pendingRows;
     // Written by the committer thread, read by the dispatcher and by monitoring threads.
@@ -119,6 +125,7 @@ public final class Lane implements AutoCloseable {
         connection.setAutoCommit(false);
         this.advance = connection.prepareStatement(checkpoints.advanceSql());
         this.staging = staging == null ? null : new StagingMerge(connection, staging);
+        this.ordered = new SourceOrderWrites(connection);
     }
 
     public int id() {
@@ -156,7 +163,8 @@ public final class Lane implements AutoCloseable {
     /** Whether a change of this row waits here for a commit. */
     public boolean holds(TargetTable table, RowKey key) {
         Map<RowKey, Change> rows = pending.get(table);
-        return rows != null && rows.containsKey(key);
+        return (rows != null && rows.containsKey(key))
+                || (table.sourceOrder() && ordered.holds(table, key));
     }
 
     /** Whether an error left the connection unusable; the applier then makes a new lane. */
@@ -189,6 +197,11 @@ public final class Lane implements AutoCloseable {
      */
     public void update(
             TargetTable table, RowKey key, Object[] row, BitSet changed, RowVersion version) {
+        if (table.sourceOrder()) {
+            ordered.add(table, key, new Change(Kind.UPDATE, row, version, changed));
+            pendingRows++;
+            return;
+        }
         Map<RowKey, Change> rows = pending.computeIfAbsent(table, t -> new LinkedHashMap<>());
         Change earlier = rows.get(key);
         Change change;
@@ -218,6 +231,11 @@ public final class Lane implements AutoCloseable {
     }
 
     private void put(TargetTable table, RowKey key, Change change) {
+        if (table.sourceOrder()) {
+            ordered.add(table, key, change);
+            pendingRows++;
+            return;
+        }
         if (pending.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key, change) == null) {
             pendingRows++;
         }
@@ -252,6 +270,7 @@ public final class Lane implements AutoCloseable {
         checkpoint = target;
         rowsWritten += written;
         pending.clear();
+        ordered.clear();
         pendingRows = 0;
     }
 
@@ -371,7 +390,7 @@ public final class Lane implements AutoCloseable {
                             ? staging.write(entry.getKey(), entry.getValue())
                             : write(entry.getKey(), entry.getValue(), plainInserts);
         }
-        return written;
+        return written + ordered.write(plainInserts);
     }
 
     private int write(TargetTable table, Map<RowKey, Change> rows, boolean plainInserts)
@@ -489,6 +508,7 @@ public final class Lane implements AutoCloseable {
     /** Drops the pending rows and rolls back the open transaction; never throws. */
     public void rollback() {
         pending.clear();
+        ordered.clear();
         pendingRows = 0;
         try {
             connection.rollback();
