@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,10 +75,7 @@ public final class Lane implements AutoCloseable {
     private final VersionReader versions;
     private final StagingMerge staging;
     private final Map<TargetTable, Map<RowKey, Change>> pending = new LinkedHashMap<>();
-    private final Map<TargetTable, PreparedStatement> upserts = new HashMap<>();
-    private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
-    private final Map<TargetTable, PreparedStatement> deletes = new HashMap<>();
-    private final PreparedUpdates updates = new PreparedUpdates();
+    private final CoalescedWrites coalesced;
     private final SourceOrderWrites ordered;
 
     private int pendingRows;
@@ -125,6 +121,7 @@ public final class Lane implements AutoCloseable {
         connection.setAutoCommit(false);
         this.advance = connection.prepareStatement(checkpoints.advanceSql());
         this.staging = staging == null ? null : new StagingMerge(connection, staging);
+        this.coalesced = new CoalescedWrites(connection);
         this.ordered = new SourceOrderWrites(connection);
     }
 
@@ -388,121 +385,9 @@ public final class Lane implements AutoCloseable {
             written +=
                     staging != null && resolver == null
                             ? staging.write(entry.getKey(), entry.getValue())
-                            : write(entry.getKey(), entry.getValue(), plainInserts);
+                            : coalesced.write(entry.getKey(), entry.getValue(), plainInserts);
         }
         return written + ordered.write(plainInserts);
-    }
-
-    private int write(TargetTable table, Map<RowKey, Change> rows, boolean plainInserts)
-            throws SQLException {
-        StatementBatch delete = null;
-        StatementBatch upsert = null;
-        StatementBatch insert = null;
-        int updated = 0;
-        for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
-            if (row.getValue().kind() == Kind.DELETE) {
-                if (delete == null) {
-                    delete = batch(deletes, table, table.deleteSql());
-                }
-                delete.add(
-                        row.getKey(), row.getValue(), s -> table.bindKey(s, row.getKey().values()));
-            }
-        }
-        if (delete != null) {
-            delete.execute();
-        }
-        Map<RowKey, Change> missing = updateInPlace(table, rows);
-        for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
-            Change change = row.getValue();
-            if (change.kind() == Kind.UPDATE) {
-                updated++; // written above; the missing ones below as upserts
-            } else if (change.kind() == Kind.INSERT && plainInserts) {
-                if (insert == null) {
-                    insert = batch(inserts, table, table.insertSql());
-                }
-                insert.add(
-                        row.getKey(),
-                        change,
-                        s -> table.bindRow(s, change.row(), change.version()));
-            } else if (change.kind() != Kind.DELETE) {
-                if (upsert == null) {
-                    upsert = batch(upserts, table, table.upsertSql());
-                }
-                upsert.add(
-                        row.getKey(),
-                        change,
-                        s -> table.bindRow(s, change.row(), change.version()));
-            }
-        }
-        for (Map.Entry<RowKey, Change> row : missing.entrySet()) {
-            if (upsert == null) {
-                upsert = batch(upserts, table, table.upsertSql());
-            }
-            Change change = row.getValue();
-            upsert.add(row.getKey(), change, s -> table.bindRow(s, change.row(), change.version()));
-        }
-        int deleted = delete == null ? 0 : delete.size();
-        int inserted = insert == null ? 0 : insert.size();
-        int upserted = upsert == null ? 0 : upsert.size() - missing.size();
-        if (insert != null) {
-            insert.execute();
-        }
-        if (upsert != null) {
-            upsert.execute();
-        }
-        return deleted + upserted + inserted + updated;
-    }
-
-    /**
-     * Runs the pending in-place updates of {@code table}, one JDBC batch per set of changed
-     * columns, and returns the changes whose row was not there (update count 0): they are written
-     * as upserts of their whole image, still without reading anything.
-     */
-    private Map<RowKey, Change> updateInPlace(TargetTable table, Map<RowKey, Change> rows)
-            throws SQLException {
-        Map<BitSet, Map<RowKey, Change>> byColumns = new HashMap<>();
-        for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
-            Change change = row.getValue();
-            if (change.kind() == Kind.UPDATE) {
-                byColumns
-                        .computeIfAbsent(change.changed(), c -> new LinkedHashMap<>())
-                        .put(row.getKey(), change);
-            }
-        }
-        Map<RowKey, Change> missing = new LinkedHashMap<>();
-        for (Map.Entry<BitSet, Map<RowKey, Change>> group : byColumns.entrySet()) {
-            StatementBatch update =
-                    new StatementBatch(table, updates.of(connection, table, group.getKey()));
-            List<RowKey> keys = new ArrayList<>(group.getValue().keySet());
-            for (RowKey key : keys) {
-                Change change = group.getValue().get(key);
-                update.add(key, change, s -> table.bindUpdate(s, change.row(), change.changed()));
-            }
-            int[] counts = update.execute();
-            for (int i = 0; i < counts.length; i++) {
-                if (counts[i] == 0) {
-                    missing.put(keys.get(i), update.change(i));
-                }
-            }
-        }
-        return missing;
-    }
-
-    private StatementBatch batch(
-            Map<TargetTable, PreparedStatement> cache, TargetTable table, String sql)
-            throws SQLException {
-        return new StatementBatch(table, statement(cache, table, sql));
-    }
-
-    private PreparedStatement statement(
-            Map<TargetTable, PreparedStatement> cache, TargetTable table, String sql)
-            throws SQLException {
-        PreparedStatement statement = cache.get(table);
-        if (statement == null) {
-            statement = connection.prepareStatement(sql);
-            cache.put(table, statement);
-        }
-        return statement;
     }
 
     /** Drops the pending rows and rolls back the open transaction; never throws. */
