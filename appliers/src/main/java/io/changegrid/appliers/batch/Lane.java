@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +29,11 @@ import java.util.Map;
  * staging table and one merge statement each). Nothing is read from the target, except with a
  * conflict resolver: then each commit reads and locks the versions of its rows first (one query per
  * table) and writes the changes the resolver applies, atomically with that decision.
+ *
+ * <p><b>Tables written in source order</b> ({@link TargetTable#sourceOrder}: target tables with
+ * unique keys besides the primary key or in foreign keys, allowed with one lane only) are the
+ * exception: their changes are kept apart, uncoalesced and in order, and written in that order
+ * without upserts ({@link SourceOrderWrites}).
  *
  * <p>{@link #commit} writes the pending rows and the lane's checkpoint in one target transaction.
  *
@@ -71,10 +75,8 @@ public final class Lane implements AutoCloseable {
     private final VersionReader versions;
     private final StagingMerge staging;
     private final Map<TargetTable, Map<RowKey, Change>> pending = new LinkedHashMap<>();
-    private final Map<TargetTable, PreparedStatement> upserts = new HashMap<>();
-    private final Map<TargetTable, PreparedStatement> inserts = new HashMap<>();
-    private final Map<TargetTable, PreparedStatement> deletes = new HashMap<>();
-    private final PreparedUpdates updates = new PreparedUpdates();
+    private final CoalescedWrites coalesced;
+    private final SourceOrderWrites ordered;
 
     private int pendingRows;
     // Written by the committer thread, read by the dispatcher and by monitoring threads.
@@ -119,6 +121,8 @@ public final class Lane implements AutoCloseable {
         connection.setAutoCommit(false);
         this.advance = connection.prepareStatement(checkpoints.advanceSql());
         this.staging = staging == null ? null : new StagingMerge(connection, staging);
+        this.coalesced = new CoalescedWrites(connection);
+        this.ordered = new SourceOrderWrites(connection);
     }
 
     public int id() {
@@ -156,7 +160,8 @@ public final class Lane implements AutoCloseable {
     /** Whether a change of this row waits here for a commit. */
     public boolean holds(TargetTable table, RowKey key) {
         Map<RowKey, Change> rows = pending.get(table);
-        return rows != null && rows.containsKey(key);
+        return (rows != null && rows.containsKey(key))
+                || (table.sourceOrder() && ordered.holds(table, key));
     }
 
     /** Whether an error left the connection unusable; the applier then makes a new lane. */
@@ -189,6 +194,11 @@ public final class Lane implements AutoCloseable {
      */
     public void update(
             TargetTable table, RowKey key, Object[] row, BitSet changed, RowVersion version) {
+        if (table.sourceOrder()) {
+            ordered.add(table, key, new Change(Kind.UPDATE, row, version, changed));
+            pendingRows++;
+            return;
+        }
         Map<RowKey, Change> rows = pending.computeIfAbsent(table, t -> new LinkedHashMap<>());
         Change earlier = rows.get(key);
         Change change;
@@ -218,6 +228,11 @@ public final class Lane implements AutoCloseable {
     }
 
     private void put(TargetTable table, RowKey key, Change change) {
+        if (table.sourceOrder()) {
+            ordered.add(table, key, change);
+            pendingRows++;
+            return;
+        }
         if (pending.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key, change) == null) {
             pendingRows++;
         }
@@ -252,6 +267,7 @@ public final class Lane implements AutoCloseable {
         checkpoint = target;
         rowsWritten += written;
         pending.clear();
+        ordered.clear();
         pendingRows = 0;
     }
 
@@ -369,116 +385,15 @@ public final class Lane implements AutoCloseable {
             written +=
                     staging != null && resolver == null
                             ? staging.write(entry.getKey(), entry.getValue())
-                            : write(entry.getKey(), entry.getValue(), plainInserts);
+                            : coalesced.write(entry.getKey(), entry.getValue(), plainInserts);
         }
-        return written;
-    }
-
-    private int write(TargetTable table, Map<RowKey, Change> rows, boolean plainInserts)
-            throws SQLException {
-        PreparedStatement delete = null;
-        PreparedStatement upsert = null;
-        PreparedStatement insert = null;
-        int deleted = 0;
-        int upserted = 0;
-        int inserted = 0;
-        int updated = 0;
-        for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
-            if (row.getValue().kind() == Kind.DELETE) {
-                if (delete == null) {
-                    delete = statement(deletes, table, table.deleteSql());
-                }
-                table.bindKey(delete, row.getKey().values());
-                delete.addBatch();
-                deleted++;
-            }
-        }
-        if (deleted > 0) {
-            delete.executeBatch();
-        }
-        List<Change> missing = updateInPlace(table, rows);
-        for (Map.Entry<RowKey, Change> row : rows.entrySet()) {
-            Change change = row.getValue();
-            if (change.kind() == Kind.UPDATE) {
-                updated++; // written above; the missing ones below as upserts
-                continue;
-            }
-            if (change.kind() == Kind.INSERT && plainInserts) {
-                if (insert == null) {
-                    insert = statement(inserts, table, table.insertSql());
-                }
-                table.bindRow(insert, change.row(), change.version());
-                insert.addBatch();
-                inserted++;
-            } else if (change.kind() != Kind.DELETE) {
-                if (upsert == null) {
-                    upsert = statement(upserts, table, table.upsertSql());
-                }
-                table.bindRow(upsert, change.row(), change.version());
-                upsert.addBatch();
-                upserted++;
-            }
-        }
-        for (Change change : missing) {
-            if (upsert == null) {
-                upsert = statement(upserts, table, table.upsertSql());
-            }
-            table.bindRow(upsert, change.row(), change.version());
-            upsert.addBatch();
-        }
-        if (inserted > 0) {
-            insert.executeBatch();
-        }
-        if (upserted > 0 || !missing.isEmpty()) {
-            upsert.executeBatch();
-        }
-        return deleted + upserted + inserted + updated;
-    }
-
-    /**
-     * Runs the pending in-place updates of {@code table}, one JDBC batch per set of changed
-     * columns, and returns the changes whose row was not there (update count 0): they are written
-     * as upserts of their whole image, still without reading anything.
-     */
-    private List<Change> updateInPlace(TargetTable table, Map<RowKey, Change> rows)
-            throws SQLException {
-        Map<BitSet, List<Change>> byColumns = new HashMap<>();
-        for (Change change : rows.values()) {
-            if (change.kind() == Kind.UPDATE) {
-                byColumns.computeIfAbsent(change.changed(), c -> new ArrayList<>()).add(change);
-            }
-        }
-        List<Change> missing = new ArrayList<>();
-        for (Map.Entry<BitSet, List<Change>> group : byColumns.entrySet()) {
-            PreparedStatement update = updates.of(connection, table, group.getKey());
-            for (Change change : group.getValue()) {
-                table.bindUpdate(update, change.row(), change.changed());
-                update.addBatch();
-            }
-            int[] counts = update.executeBatch();
-            for (int i = 0; i < counts.length; i++) {
-                if (counts[i] == 0) {
-                    missing.add(group.getValue().get(i));
-                }
-            }
-        }
-        return missing;
-    }
-
-    private PreparedStatement statement(
-            Map<TargetTable, PreparedStatement> cache, TargetTable table, String sql)
-            throws SQLException {
-        PreparedStatement statement = cache.get(table);
-        if (statement == null) {
-            statement = connection.prepareStatement(sql);
-            cache.put(table, statement);
-        }
-        return statement;
+        return written + ordered.write(plainInserts);
     }
 
     /** Drops the pending rows and rolls back the open transaction; never throws. */
     public void rollback() {
         pending.clear();
+        ordered.clear();
         pendingRows = 0;
         try {
             connection.rollback();

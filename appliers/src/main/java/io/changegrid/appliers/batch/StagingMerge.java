@@ -4,6 +4,7 @@ import io.changegrid.appliers.dialect.PostgresDialect;
 import io.changegrid.appliers.schema.TargetTable;
 import io.changegrid.appliers.typemap.PostgresCopyText;
 import io.changegrid.appliers.typemap.TargetColumn;
+import io.changegrid.appliers.typemap.ValueNotRepresentableException;
 import io.changegrid.policy.conflict.RowVersion;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -103,12 +104,18 @@ final class StagingMerge {
             text.setLength(0);
             for (Map.Entry<RowKey, Lane.Change> row : rows.entrySet()) {
                 Lane.Change change = row.getValue();
-                if (change.row() == null) {
-                    appendDelete(table, row.getKey().values());
-                    deletes++;
-                } else {
-                    appendImage(table, change.row(), change.version());
-                    upserts++;
+                int mark = text.length();
+                try {
+                    if (change.row() == null) {
+                        appendDelete(table, row.getKey().values());
+                        deletes++;
+                    } else {
+                        appendImage(table, change.row(), change.version());
+                        upserts++;
+                    }
+                } catch (ValueNotRepresentableException e) {
+                    text.setLength(mark);
+                    throw new RowRefusedException(FailedRow.where(table, row.getKey(), change), e);
                 }
                 if (text.length() >= CHUNK_CHARS) {
                     send(in);
@@ -128,6 +135,10 @@ final class StagingMerge {
             if (upserts > 0) {
                 statement.executeUpdate(statements.upsertSql());
             }
+        } catch (SQLException e) {
+            // One merge statement per table: the server's message may name the column, not the row.
+            throw FailedRow.of(
+                    table, new ArrayList<>(rows.keySet()), new ArrayList<>(rows.values()), e);
         }
         return deletes + upserts;
     }

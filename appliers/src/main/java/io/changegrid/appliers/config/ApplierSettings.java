@@ -1,6 +1,7 @@
 package io.changegrid.appliers.config;
 
 import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.conflict.LoggedRejections;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.appliers.schema.SchemaChangeMode;
@@ -11,6 +12,9 @@ import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
 import io.changegrid.consumer.config.ConsumerSettings;
 import io.changegrid.consumer.group.config.GroupSettings;
+import io.changegrid.policy.conflict.ConflictResolver;
+import io.changegrid.policy.conflict.ConflictStrategy;
+import io.changegrid.policy.conflict.RejectionListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -114,6 +118,29 @@ public final class ApplierSettings {
                             v -> v.equalsIgnoreCase("statement") || v.equalsIgnoreCase("staging"),
                             "statement or staging");
 
+    public static final ConfigKey<String> APPLY_CONFLICT =
+            ConfigKey.of(
+                            "apply.conflict",
+                            ValueKind.STRING,
+                            "none",
+                            "none: blind writes by key; else the conflict rule settling a target row"
+                                    + " that was also changed elsewhere: last-writer-wins-by-commit-time,"
+                                    + " last-writer-wins-by-scn, source-priority (with"
+                                    + " apply.conflictSources) or reject-and-record (rejections logged).")
+                    .validatedBy(
+                            v -> v.equalsIgnoreCase("none") || strategy(v) != null,
+                            "none, last-writer-wins-by-commit-time, last-writer-wins-by-scn,"
+                                    + " source-priority or reject-and-record");
+    public static final ConfigKey<List<String>> APPLY_CONFLICT_SOURCES =
+            ConfigKey.of(
+                            "apply.conflictSources",
+                            ValueKind.STRING_LIST,
+                            List.of(),
+                            "Source ids, highest priority first, for apply.conflict=source-priority.")
+                    .validatedBy(
+                            v -> v.stream().allMatch(id -> id.trim().matches("-?\\d{1,9}")),
+                            "source ids (integers)");
+
     private static final List<ConfigKey<?>> OWN =
             List.of(
                     TARGET_URL,
@@ -128,7 +155,9 @@ public final class ApplierSettings {
                     APPLY_PARTITIONER,
                     APPLY_MAX_ROWS,
                     APPLY_SCHEMA_CHANGES,
-                    APPLY_MODE);
+                    APPLY_MODE,
+                    APPLY_CONFLICT,
+                    APPLY_CONFLICT_SOURCES);
 
     /** Consumer settings first, then the applier's. */
     public static final ConfigSchema SCHEMA = schema();
@@ -150,6 +179,37 @@ public final class ApplierSettings {
         }
     }
 
+    /** The strategy a setting names (lower case with dashes, or the constant), or null. */
+    private static ConflictStrategy strategy(String text) {
+        try {
+            return ConflictStrategy.valueOf(text.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The conflict resolver {@code apply.conflict} names, or {@code null} for none.
+     *
+     * @throws IllegalArgumentException for source-priority without source ids
+     */
+    private static ConflictResolver conflicts(Config config, RejectionListener rejections) {
+        ConflictStrategy strategy = strategy(config.get(APPLY_CONFLICT));
+        if (strategy == null) {
+            return null;
+        }
+        List<Integer> sources = new ArrayList<>();
+        for (String id : config.get(APPLY_CONFLICT_SOURCES)) {
+            sources.add(Integer.parseInt(id.trim()));
+        }
+        if (strategy == ConflictStrategy.SOURCE_PRIORITY && sources.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "bad value: path=apply.conflictSources, value=[]: apply.conflict=source-priority"
+                            + " needs the source ids, highest priority first");
+        }
+        return strategy.resolver(sources, rejections);
+    }
+
     /**
      * The applier's options from a loaded configuration; the partition is the consumer's
      * subscription partition.
@@ -157,6 +217,16 @@ public final class ApplierSettings {
      * @throws ConfigException naming the key of an invalid combination
      */
     public static ApplierOptions options(Config config) {
+        return options(config, new LoggedRejections());
+    }
+
+    /**
+     * As {@link #options(Config)}, with the listener {@code apply.conflict=reject-and-record} tells
+     * about each rejected change.
+     *
+     * @throws ConfigException naming the key of an invalid combination
+     */
+    public static ApplierOptions options(Config config, RejectionListener rejections) {
         try {
             String user = config.get(TARGET_USER);
             String password = config.get(TARGET_PASSWORD);
@@ -177,6 +247,7 @@ public final class ApplierSettings {
                             config.get(TARGET_CHECKPOINT_SCHEMA),
                             config.get(TARGET_CHECKPOINT_TABLE))
                     .mode(ApplyMode.valueOf(config.get(APPLY_MODE).toUpperCase(Locale.ROOT)))
+                    .conflicts(conflicts(config, rejections))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException(List.of(e.getMessage()));

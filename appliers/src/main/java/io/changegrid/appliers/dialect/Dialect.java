@@ -55,6 +55,30 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     /** Driver properties the applier's connections need (batch rewriting). */
     Properties connectionProperties();
 
+    /**
+     * Whether the same work may succeed when retried: a lost connection, a deadlock, a
+     * serialization failure, a lock wait timeout, a server shutting down or out of resources.
+     * Everything else (a constraint, a value out of range or truncated, a syntax error) fails the
+     * same way again, so the applier stops on it. Each target classifies its own errors (by
+     * SQLSTATE on PostgreSQL, by error code on MariaDB/MySQL, whose driver calls unknown states
+     * transient); the causes of a wrapped error are looked at too.
+     */
+    default boolean isTransient(SQLException error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && transientCause(sql)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether this one error, not its causes, is transient ({@link #isTransient}). SQLSTATEs the
+     * applier itself raises count on every target: {@code 40001} (rows kept appearing between a
+     * conflict check and its write) and {@code HYT00} (the DDL lock not acquired in time).
+     */
+    boolean transientCause(SQLException error);
+
     /** Session settings run once on every new connection. */
     void prepareSession(Connection connection) throws SQLException;
 

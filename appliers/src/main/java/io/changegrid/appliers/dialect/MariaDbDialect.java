@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.StringJoiner;
 
 /**
@@ -44,6 +45,36 @@ public final class MariaDbDialect implements Dialect {
         properties.setProperty("useBulkStmtsForInserts", "true");
         properties.setProperty("useAffectedRows", "false");
         return properties;
+    }
+
+    /**
+     * MariaDB/MySQL error codes a retry can get past. MariaDB Connector/J makes an error whose
+     * SQLSTATE it does not know (e.g. {@code 01000} of error 1265, a value truncated in strict
+     * mode) a {@link java.sql.SQLTransientConnectionException}, so the exception's class says
+     * nothing here: only the code and the connection (08) and rollback (40) states do.
+     */
+    private static final Set<Integer> TRANSIENT_CODES =
+            Set.of(
+                    1040, // too many connections
+                    1053, // server shutdown in progress
+                    1205, // lock wait timeout
+                    1213, // deadlock
+                    1317, // query interrupted (KILL QUERY)
+                    1927, // connection killed
+                    2002, // cannot connect
+                    2003, // cannot connect
+                    2006, // server gone away
+                    2013, // lost connection during query
+                    4031); // disconnected after an idle timeout
+
+    @Override
+    public boolean transientCause(SQLException error) {
+        String state = error.getSQLState();
+        return TRANSIENT_CODES.contains(error.getErrorCode())
+                || (state != null
+                        && (state.startsWith("08")
+                                || state.startsWith("40")
+                                || state.equals("HYT00")));
     }
 
     @Override

@@ -38,6 +38,23 @@ public final class PostgresDialect implements Dialect {
         return properties;
     }
 
+    /**
+     * By SQLSTATE class: 08 connection, 40 rollback (serialization, deadlock), 53 out of resources,
+     * 57 operator intervention (shutdown, cancel), 55P03 lock not available ({@code lock_timeout}),
+     * and HYT00.
+     */
+    @Override
+    public boolean transientCause(SQLException error) {
+        String state = error.getSQLState();
+        return state != null
+                && (state.startsWith("08")
+                        || state.startsWith("40")
+                        || state.startsWith("53")
+                        || state.startsWith("57")
+                        || state.equals("55P03")
+                        || state.equals("HYT00"));
+    }
+
     /** The advisory lock key of the applier's DDL: "cg-ddl" in ASCII. */
     private static final long DDL_LOCK_KEY = 0x63672d64646cL;
 

@@ -12,6 +12,7 @@ import io.changegrid.appliers.dialect.Dialect;
 import io.changegrid.appliers.dialect.PostgresDialect;
 import io.changegrid.appliers.schema.TableCatalog;
 import io.changegrid.appliers.schema.TargetTable;
+import io.changegrid.appliers.schema.WriteOrder;
 import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.CheckpointingCallback;
@@ -113,10 +114,31 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                         options.targetNamespace(),
                         options.createTables(),
                         options.schemaChanges(),
-                        options.conflicts() != null);
+                        options.conflicts() != null,
+                        writeOrder(options));
         this.partitioner = options.partitioner();
         this.committer = new Committer(options.lanes());
         this.versions = new VersionReader(dialect);
+    }
+
+    /**
+     * Whether these settings let rows go in source commit order, which target tables with unique
+     * keys besides the primary key or in foreign keys need: one lane (lanes commit apart, so a
+     * child row could commit before its parent, or a unique value arrive before another row let go
+     * of it), JDBC statements (a staging merge writes a table's rows as one set) and no conflict
+     * rule (it drops some changes, so the target leaves the source's sequence of states).
+     */
+    static WriteOrder writeOrder(ApplierOptions options) {
+        if (options.lanes() > 1) {
+            return new WriteOrder("apply.lanes=" + options.lanes());
+        }
+        if (options.mode() == ApplyMode.STAGING) {
+            return new WriteOrder("apply.mode=staging");
+        }
+        if (options.conflicts() != null) {
+            return new WriteOrder("conflict=" + options.conflicts());
+        }
+        return WriteOrder.sourceOrder();
     }
 
     /**
@@ -515,7 +537,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
 
     /** RETRY for errors that may pass; FAIL (by throwing, so the cause is kept) for the others. */
     private CallbackResult failed(String what, SQLException e) {
-        if (SqlErrors.isTransient(e)) {
+        if (dialect.isTransient(e)) {
             LOG.warn("target error, batch will be retried: {}, error={}", what, e.toString());
             resync = true;
             return CallbackResult.RETRY;

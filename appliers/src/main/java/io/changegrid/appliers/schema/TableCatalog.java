@@ -55,6 +55,7 @@ public final class TableCatalog {
     private final boolean createTables;
     private final SchemaChangeMode mode;
     private final boolean versioned;
+    private final WriteOrder order;
     private final Map<Long, TargetTable> tables = new HashMap<>();
     private final Map<Integer, TableSchema> lastSeen = new HashMap<>();
 
@@ -65,18 +66,22 @@ public final class TableCatalog {
      * @param mode whether column differences are applied or refused
      * @param versioned whether target tables keep the version of the change that wrote each row
      *     ({@link io.changegrid.appliers.conflict.VersionColumns}), for conflict resolution
+     * @param order whether rows can be written in source commit order, which target tables with
+     *     unique keys besides the primary key or in foreign keys need
      */
     public TableCatalog(
             Dialect dialect,
             String namespace,
             boolean createTables,
             SchemaChangeMode mode,
-            boolean versioned) {
+            boolean versioned,
+            WriteOrder order) {
         this.dialect = dialect;
         this.namespace = namespace;
         this.createTables = createTables;
         this.mode = mode;
         this.versioned = versioned;
+        this.order = order;
     }
 
     /** The source columns' target forms, then the version columns of a versioned table. */
@@ -130,7 +135,7 @@ public final class TableCatalog {
      * @throws SchemaChangeRefusedException if the table or a column is missing and may not be made
      * @throws IllegalArgumentException naming the table if it has no primary key, or naming the
      *     target table's unique keys other than its primary key and the foreign keys it takes part
-     *     in
+     *     in when the settings write out of source commit order
      */
     public TargetTable table(Connection connection, TableSchema schema) throws SQLException {
         long id = ((long) schema.tableId() << 32) | schema.version();
@@ -143,7 +148,9 @@ public final class TableCatalog {
             } finally {
                 lock.close();
             }
-            refuseConstraints(connection, schema);
+            if (hasConstraints(connection, schema)) {
+                table = table.inSourceOrder();
+            }
             tables.put(id, table);
             lastSeen.putIfAbsent(schema.tableId(), schema);
         }
@@ -348,39 +355,43 @@ public final class TableCatalog {
     }
 
     /**
-     * Refuses a target table with constraints that writing by primary key cannot keep. Rows are
-     * written by primary key, in no order across keys (lanes, coalescing): a unique key besides the
-     * primary key can be violated where the source never violated it, and on MariaDB/MySQL an
-     * upsert meeting it would overwrite the row that holds the value — another row's data,
-     * silently; a foreign key can see a child row before its parent, as a commit writes its tables'
-     * rows in no source order and lanes commit apart.
+     * Whether the target table has unique keys besides its primary key or takes part in foreign
+     * keys; such a table is written in source commit order ({@link TargetTable#inSourceOrder}).
+     * Written the other way, by primary key in no order across keys (lanes, coalescing), a unique
+     * key could be violated where the source never violated it, and on MariaDB/MySQL an upsert
+     * meeting it would overwrite the row that holds the value, silently; a foreign key could see a
+     * child row before its parent.
+     *
+     * @throws IllegalArgumentException naming the table, its constraints and the setting that
+     *     writes out of source order, if one does
      */
-    private void refuseConstraints(Connection connection, TableSchema schema) throws SQLException {
+    private boolean hasConstraints(Connection connection, TableSchema schema) throws SQLException {
         List<String> uniqueKeys = names(connection, dialect.otherUniqueKeysQuery(), schema, 1);
         List<String> foreignKeys = names(connection, dialect.foreignKeysQuery(), schema, 2);
-        List<String> problems = new ArrayList<>();
-        if (!uniqueKeys.isEmpty()) {
-            problems.add(
-                    "target table has unique keys besides its primary key, which apply by key"
-                            + " cannot keep: table="
-                            + nameOf(schema)
-                            + ", keys="
-                            + uniqueKeys
-                            + "; drop them (or make them non-unique) in the target");
+        if (uniqueKeys.isEmpty() && foreignKeys.isEmpty()) {
+            return false;
         }
-        if (!foreignKeys.isEmpty()) {
-            problems.add(
-                    "target table takes part in foreign keys, which apply by key cannot keep (a"
-                            + " commit writes its tables' rows in no source order, and lanes commit"
-                            + " apart): table="
+        if (!order.keepsSourceOrder()) {
+            throw new IllegalArgumentException(
+                    "target table has unique keys besides its primary key or takes part in foreign"
+                            + " keys, which only writes in source commit order keep: table="
                             + nameOf(schema)
+                            + ", uniqueKeys="
+                            + uniqueKeys
                             + ", foreignKeys="
                             + foreignKeys
-                            + "; drop them in the target (the source enforces them)");
+                            + ", writesOutOfOrder="
+                            + order.brokenBy()
+                            + "; apply with apply.lanes=1, apply.mode=statement and no conflict"
+                            + " rule, or drop the constraints in the target");
         }
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(String.join("; and ", problems));
-        }
+        LOG.info(
+                "target table has constraints, its rows are written in source commit order:"
+                        + " table={}, uniqueKeys={}, foreignKeys={}",
+                nameOf(schema),
+                uniqueKeys,
+                foreignKeys);
+        return true;
     }
 
     /** The names a constraint query finds, its table parameters bound {@code times} times. */

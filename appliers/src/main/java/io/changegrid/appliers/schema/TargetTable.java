@@ -24,6 +24,7 @@ public final class TargetTable {
     private final String insertSql;
     private final String deleteSql;
     private final Function<List<TargetColumn>, String> updateSql;
+    private final boolean sourceOrder;
 
     /**
      * @param schema the source table version
@@ -42,6 +43,18 @@ public final class TargetTable {
             String insertSql,
             String deleteSql,
             Function<List<TargetColumn>, String> updateSql) {
+        this(schema, name, columns, upsertSql, insertSql, deleteSql, updateSql, false);
+    }
+
+    private TargetTable(
+            TableSchema schema,
+            String name,
+            List<TargetColumn> columns,
+            String upsertSql,
+            String insertSql,
+            String deleteSql,
+            Function<List<TargetColumn>, String> updateSql,
+            boolean sourceOrder) {
         this.schema = schema;
         this.name = name;
         this.columns = List.copyOf(columns);
@@ -50,6 +63,22 @@ public final class TargetTable {
         this.insertSql = insertSql;
         this.deleteSql = deleteSql;
         this.updateSql = updateSql;
+        this.sourceOrder = sourceOrder;
+    }
+
+    /**
+     * This table, its rows to be written one by one in source commit order and never by an upsert
+     * ({@link io.changegrid.appliers.batch.Lane}): for a target table with unique keys besides its
+     * primary key or in foreign keys.
+     */
+    TargetTable inSourceOrder() {
+        return new TargetTable(
+                schema, name, columns, upsertSql, insertSql, deleteSql, updateSql, true);
+    }
+
+    /** Whether rows are written one by one in source commit order ({@link #inSourceOrder}). */
+    public boolean sourceOrder() {
+        return sourceOrder;
     }
 
     static List<TargetColumn> keyColumns(TableSchema schema, List<TargetColumn> columns) {

@@ -154,7 +154,11 @@ public final class MariaDbTypes implements TypeMapper {
                             declaration,
                             "?",
                             Types.REAL,
-                            (s, i, v) -> s.setFloat(i, (Float) v));
+                            // As the double it widens to, exactly: the driver sends a float as
+                            // its shortest decimal text, which for +-FLT_MAX (3.4028235E38) is
+                            // above FLT_MAX, so a strict server refuses it as out of range. The
+                            // double's text parses back to the same double, which is the float.
+                            (s, i, v) -> s.setDouble(i, (Float) v));
             case FLOAT64 ->
                     new TargetColumn(
                             column,

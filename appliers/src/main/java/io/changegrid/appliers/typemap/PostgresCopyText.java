@@ -67,6 +67,11 @@ public final class PostgresCopyText {
                 appendDateTime(out, dateTime.toLocalDateTime());
             }
             case TIMESTAMP -> {
+                if (Values.isZeroTimestamp(column, (Instant) value)) {
+                    throw new ValueNotRepresentableException(
+                            "zero timestamp in a PostgreSQL timestamptz: column=" + name,
+                            "0000-00-00 00:00:00");
+                }
                 appendDateTime(out, LocalDateTime.ofInstant((Instant) value, ZoneOffset.UTC));
                 out.append("+00");
             }

@@ -21,8 +21,8 @@ import java.util.BitSet;
  * MySQL's stored form (SRID, then WKB). TIMESTAMP_TZ is refused: {@code timestamptz} drops the
  * offset.
  *
- * <p>Values PostgreSQL cannot hold (zero dates, NUL characters in text) stop the applier with
- * {@link ValueNotRepresentableException}.
+ * <p>Values PostgreSQL cannot hold (zero dates and timestamps, NUL characters in text) stop the
+ * applier with {@link ValueNotRepresentableException}.
  */
 public final class PostgresTypes implements TypeMapper {
 
@@ -137,7 +137,16 @@ public final class PostgresTypes implements TypeMapper {
                             "timestamptz(6)",
                             "?",
                             Types.TIMESTAMP_WITH_TIMEZONE,
-                            (s, i, v) -> s.setObject(i, ((Instant) v).atOffset(ZoneOffset.UTC)));
+                            (s, i, v) -> {
+                                Instant instant = (Instant) v;
+                                if (Values.isZeroTimestamp(column, instant)) {
+                                    throw new ValueNotRepresentableException(
+                                            "zero timestamp in a PostgreSQL timestamptz: column="
+                                                    + name,
+                                            "0000-00-00 00:00:00");
+                                }
+                                s.setObject(i, instant.atOffset(ZoneOffset.UTC));
+                            });
             case TIMESTAMP_TZ -> null;
             case STRING ->
                     new TargetColumn(

@@ -1,15 +1,35 @@
 package io.changegrid.appliers.typemap;
 
+import io.changegrid.events.schema.Column;
 import io.changegrid.events.value.Geometry;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.BitSet;
+import java.util.regex.Pattern;
 
 /** Conversions of event values into forms JDBC drivers accept, shared by the dialects. */
 final class Values {
 
     private Values() {}
+
+    /**
+     * A MySQL/MariaDB TIMESTAMP column's declaration, {@code timestamp} or {@code timestamp(n)}.
+     */
+    private static final Pattern MYSQL_TIMESTAMP =
+            Pattern.compile("(?i)\\s*timestamp\\s*(\\(\\s*\\d\\s*\\))?\\s*");
+
+    /**
+     * Whether a TIMESTAMP value is MySQL's zero timestamp ({@code 0000-00-00 00:00:00}): epoch
+     * second 0 of a MySQL/MariaDB TIMESTAMP column, which no valid value of such a column has (its
+     * range starts one second later). Of other sources' columns epoch 0 is a valid instant.
+     */
+    static boolean isZeroTimestamp(Column column, Instant value) {
+        return value.getEpochSecond() == 0
+                && value.getNano() == 0
+                && MYSQL_TIMESTAMP.matcher(column.sourceType()).matches();
+    }
 
     /** The bits, most significant first, exactly {@code width} characters ({@code 0}/{@code 1}). */
     static String bitText(BitSet bits, int width) {

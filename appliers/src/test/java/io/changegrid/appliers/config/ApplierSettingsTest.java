@@ -8,6 +8,8 @@ import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.appliers.schema.SchemaChangeMode;
 import io.changegrid.config.ConfigException;
+import io.changegrid.policy.conflict.ConflictResolver;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -70,5 +72,38 @@ class ApplierSettingsTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("name=mode, value=staging")
                 .hasMessageContaining("PostgreSQL targets only");
+    }
+
+    private static ApplierOptions conflictOptions(String... more) {
+        Map<String, String> settings = new java.util.HashMap<>();
+        settings.put("relays", "http://127.0.0.1:7070");
+        settings.put("target.url", "jdbc:postgresql://127.0.0.1:5432/replica");
+        for (int i = 0; i < more.length; i += 2) {
+            settings.put(more[i], more[i + 1]);
+        }
+        return ApplierSettings.options(ApplierSettings.SCHEMA.load(Map.of(), settings));
+    }
+
+    @Test
+    void shouldGiveTheApplierTheConflictRuleWhenApplyConflictNamesOne() {
+        assertThat(conflictOptions().conflicts()).isNull();
+        assertThat(conflictOptions("apply.conflict", "last-writer-wins-by-scn").conflicts())
+                .isEqualTo(new ConflictResolver.LastWriterWinsByScn());
+        assertThat(
+                        conflictOptions(
+                                        "apply.conflict", "SOURCE_PRIORITY",
+                                        "apply.conflictSources", "2,1")
+                                .conflicts())
+                .isEqualTo(new ConflictResolver.SourcePriority(List.of(2, 1)));
+    }
+
+    @Test
+    void shouldRefuseAConflictRuleWhenItIsUnknownOrLacksItsSources() {
+        assertThatThrownBy(() -> conflictOptions("apply.conflict", "newest-wins"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("path=apply.conflict");
+        assertThatThrownBy(() -> conflictOptions("apply.conflict", "source-priority"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("path=apply.conflictSources");
     }
 }

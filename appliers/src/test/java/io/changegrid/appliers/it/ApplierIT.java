@@ -2,6 +2,7 @@ package io.changegrid.appliers.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.appliers.batch.Partitioner;
 import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.ApplyMode;
@@ -402,65 +403,155 @@ class ApplierIT {
         assertThat(target.count("SELECT count(*) FROM once.audit")).isEqualTo(60);
     }
 
-    @ParameterizedTest(name = "target={0}")
-    @ValueSource(strings = {"postgres", "mariadb"})
-    void shouldRefuseATargetTableWithAUniqueKeyBesidesItsPrimaryKey(String name) throws Exception {
-        Target target = target(name);
-        String db = "unique_" + name;
-        String table = target.table(db, "t");
-        target.execute(
-                (name.equals("postgres") ? "CREATE SCHEMA " : "CREATE DATABASE ") + db,
-                "CREATE TABLE " + table + " (id INT PRIMARY KEY, email VARCHAR(40))",
-                "CREATE UNIQUE INDEX t_email ON " + table + " (email)");
-        SOURCE.server()
-                .execute(
-                        "CREATE DATABASE " + db,
-                        "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, email VARCHAR(40))",
-                        "INSERT INTO " + db + ".t VALUES (1, 'a@example.com')");
-        assertRefusedBeforeItsFirstRow(
-                target,
-                db,
-                table,
-                "target table has unique keys besides its primary key, which apply by key"
-                        + " cannot keep: table="
-                        + table
-                        + ", keys=[t_email]");
-    }
-
-    @ParameterizedTest(name = "target={0}")
-    @ValueSource(strings = {"postgres", "mariadb"})
-    void shouldRefuseATargetTableThatTakesPartInAForeignKey(String name) throws Exception {
-        Target target = target(name);
-        String db = "foreign_" + name;
+    /**
+     * Target tables with unique keys besides the primary key ({@code users.email}, {@code
+     * parent.name}) and in a foreign key ({@code child.parent_id}); the source tables have none.
+     */
+    private static void constrainedTables(Target target, String db) throws SQLException {
         String parent = target.table(db, "parent");
-        String table = target.table(db, "t");
         target.execute(
-                (name.equals("postgres") ? "CREATE SCHEMA " : "CREATE DATABASE ") + db,
-                "CREATE TABLE " + parent + " (id INT PRIMARY KEY)",
+                (target.postgres() ? "CREATE SCHEMA " : "CREATE DATABASE ") + db,
+                "CREATE TABLE " + parent + " (id INT PRIMARY KEY, name VARCHAR(20))",
                 "CREATE TABLE "
-                        + table
-                        + " (id INT PRIMARY KEY, parent_id INT, CONSTRAINT t_parent FOREIGN KEY"
+                        + target.table(db, "child")
+                        + " (id INT PRIMARY KEY, parent_id INT, CONSTRAINT child_parent FOREIGN KEY"
                         + " (parent_id) REFERENCES "
                         + parent
-                        + " (id))");
+                        + " (id))",
+                "CREATE UNIQUE INDEX parent_name ON " + parent + " (name)",
+                "CREATE TABLE "
+                        + target.table(db, "users")
+                        + " (id INT PRIMARY KEY, email VARCHAR(40))",
+                "CREATE UNIQUE INDEX users_email ON " + target.table(db, "users") + " (email)");
         SOURCE.server()
                 .execute(
                         "CREATE DATABASE " + db,
-                        "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, parent_id INT)",
-                        "INSERT INTO " + db + ".t VALUES (1, NULL)");
+                        "CREATE TABLE " + db + ".parent (id INT PRIMARY KEY, name VARCHAR(20))",
+                        "CREATE TABLE " + db + ".child (id INT PRIMARY KEY, parent_id INT)",
+                        "CREATE TABLE " + db + ".users (id INT PRIMARY KEY, email VARCHAR(40))");
+    }
+
+    @ParameterizedTest(name = "target={0}")
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void shouldKeepUniqueAndForeignKeysWhenOneLaneWritesInSourceOrder(String name)
+            throws Exception {
+        Target target = target(name);
+        String db = "ordered_" + name;
+        constrainedTables(target, db);
+        SOURCE.server()
+                .execute(
+                        "INSERT INTO " + db + ".parent VALUES (1, 'one')",
+                        "INSERT INTO "
+                                + db
+                                + ".users VALUES (1, 'a@example.com'), (2, 'b@example.com')");
+        JdbcApplier applier = applier(target, db, ApplierOptions.builder(target.url()));
+        Consumer consumer = consume(db, applier, 1000);
+        Pipeline.awaitUntil(
+                consumer,
+                () -> safeCount(target, "SELECT count(*) FROM " + target.table(db, "users")) == 2,
+                Duration.ofSeconds(30));
+        // One source transaction whose rows, coalesced and written table by table, break both
+        // keys: the child table comes first (its row 1 moves to parent 2 before parent 2
+        // exists), and user 1 takes user 2's email before user 2 lets go of it.
+        try (Connection connection = SOURCE.server().connect();
+                var statement = connection.createStatement()) {
+            connection.setAutoCommit(false);
+            for (String sql :
+                    List.of(
+                            "INSERT INTO " + db + ".child VALUES (1, 1)",
+                            "INSERT INTO " + db + ".parent VALUES (2, 'two')",
+                            "INSERT INTO " + db + ".child VALUES (2, 2)",
+                            "UPDATE " + db + ".users SET email = 'swap' WHERE id = 1",
+                            "UPDATE " + db + ".users SET email = 'a@example.com' WHERE id = 2",
+                            "UPDATE " + db + ".users SET email = 'b@example.com' WHERE id = 1",
+                            "UPDATE " + db + ".child SET parent_id = 2 WHERE id = 1",
+                            "DELETE FROM " + db + ".parent WHERE id = 1",
+                            "INSERT INTO " + db + ".users VALUES (3, 'c@example.com')")) {
+                statement.execute(sql);
+            }
+            connection.commit();
+        }
+        Pipeline.awaitUntil(
+                consumer,
+                () -> safeCount(target, "SELECT count(*) FROM " + target.table(db, "users")) == 3,
+                Duration.ofSeconds(30));
+        try (Connection connection = target.connect()) {
+            List<Spec> id = List.of(Spec.of("id", Canon.TEXT));
+            assertThat(
+                            TableContents.rows(
+                                    connection,
+                                    target.table(db, "users"),
+                                    List.of(
+                                            Spec.of("id", Canon.TEXT),
+                                            Spec.of("email", Canon.TEXT)),
+                                    target.postgres()))
+                    .containsExactly(
+                            "id=1 | email=b@example.com",
+                            "id=2 | email=a@example.com",
+                            "id=3 | email=c@example.com");
+            assertThat(
+                            TableContents.rows(
+                                    connection,
+                                    target.table(db, "child"),
+                                    List.of(
+                                            Spec.of("id", Canon.TEXT),
+                                            Spec.of("parent_id", Canon.TEXT)),
+                                    target.postgres()))
+                    .containsExactly("id=1 | parent_id=2", "id=2 | parent_id=2");
+            assertThat(
+                            TableContents.rows(
+                                    connection, target.table(db, "parent"), id, target.postgres()))
+                    .containsExactly("id=2");
+        }
+    }
+
+    @ParameterizedTest(name = "target={0}")
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void shouldRefuseUniqueAndForeignKeysWhenLanesWriteOutOfSourceOrder(String name)
+            throws Exception {
+        Target target = target(name);
+        String db = "unordered_" + name;
+        constrainedTables(target, db);
+        SOURCE.server()
+                .execute(
+                        "INSERT INTO " + db + ".parent VALUES (1, 'one')",
+                        "INSERT INTO " + db + ".users VALUES (1, 'a@example.com')");
+        String parent = target.table(db, "parent");
+        String refused =
+                "only writes in source commit order keep: table="
+                        + parent
+                        + ", uniqueKeys=[parent_name], foreignKeys=[child_parent], writesOutOfOrder=";
         assertRefusedBeforeItsFirstRow(
                 target,
                 db,
-                table,
-                "target table takes part in foreign keys, which apply by key cannot keep",
-                "table=" + table + ", foreignKeys=[t_parent]");
+                db,
+                ApplierOptions.builder(target.url()).lanes(2, Partitioner.parse("key")),
+                parent,
+                refused + "apply.lanes=2");
+        if (target.postgres()) {
+            assertRefusedBeforeItsFirstRow(
+                    target,
+                    db,
+                    db + "_staging",
+                    ApplierOptions.builder(target.url()).mode(ApplyMode.STAGING),
+                    parent,
+                    refused + "apply.mode=staging");
+        }
     }
 
-    /** The applier of {@code db} stops on the table's first row, saying each of {@code texts}. */
+    /**
+     * The applier of {@code db} in consumer group {@code group} stops on the table's first row,
+     * saying each of {@code texts}.
+     */
     private void assertRefusedBeforeItsFirstRow(
-            Target target, String db, String table, String... texts) throws Exception {
-        Consumer consumer =
-                consume(db, applier(target, db, ApplierOptions.builder(target.url())), 10);
+            Target target,
+            String db,
+            String group,
+            ApplierOptions.Builder options,
+            String table,
+            String... texts)
+            throws Exception {
+        Consumer consumer = consume(db, applier(target, group, options), 10);
         Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> consumer.state() == ConsumerState.FAILED);

@@ -15,8 +15,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +44,7 @@ class ConflictIT {
     static final PostgresDatabaseExtension POSTGRES = new PostgresDatabaseExtension();
 
     @TempDir static Path relayState;
+    @TempDir Path work;
 
     private static Relay relay;
     private final List<AutoCloseable> closing = new ArrayList<>();
@@ -255,5 +260,60 @@ class ConflictIT {
         assertThat(rows("reject")).contains("id=2 | v=theirs | _cg_source=3");
         assertThat(rejected).hasSize(1);
         assertThat(rejected.get(0)).contains("row exists").contains("sourceId=3");
+    }
+
+    /**
+     * The runnable applier ({@code ApplierMain} in its own JVM) given {@code apply.conflict}: a
+     * target row changed elsewhere with a later commit time keeps its value against the source's
+     * older change, while other rows flow.
+     */
+    @Test
+    void shouldKeepTheNewerTargetRowWhenApplierMainIsGivenAConflictRule() throws Exception {
+        Target target = Target.of(POSTGRES.database());
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE main_lww",
+                        "CREATE TABLE main_lww.t (id INT PRIMARY KEY, v VARCHAR(20))",
+                        "INSERT INTO main_lww.t VALUES (1, 'one')");
+        Map<String, String> settings = new HashMap<>();
+        settings.put("relays", Pipeline.url(relay));
+        settings.put("subscription.tables", "main_lww.*");
+        settings.put("fetch.pollTimeout", "1s");
+        settings.put("target.url", target.url());
+        if (target.user() != null) {
+            settings.put("target.user", target.user());
+        }
+        if (target.password() != null) {
+            settings.put("target.password", target.password());
+        }
+        settings.put("apply.consumerGroup", "main_lww");
+        settings.put("apply.conflict", "last-writer-wins-by-commit-time");
+        try (ApplierProcess applier = ApplierProcess.start(settings, work.resolve("applier.log"))) {
+            awaitRow(applier, "main_lww", "id=1 | v=one | _cg_source=1");
+            target.execute(
+                    "UPDATE main_lww.t SET v = 'elsewhere', _cg_source = 2, _cg_scn = 5,"
+                            + " _cg_commit_us = 9000000000000000 WHERE id = 1");
+            SOURCE.server()
+                    .execute(
+                            "UPDATE main_lww.t SET v = 'source' WHERE id = 1",
+                            "INSERT INTO main_lww.t VALUES (2, 'two')");
+            awaitRow(applier, "main_lww", "id=2 | v=two | _cg_source=1");
+            assertThat(rows("main_lww"))
+                    .containsExactly(
+                            "id=1 | v=elsewhere | _cg_source=2", "id=2 | v=two | _cg_source=1");
+        }
+    }
+
+    private static void awaitRow(ApplierProcess applier, String database, String row)
+            throws Exception {
+        try {
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> !applier.isAlive() || has(database, row));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("row not applied: " + row + "; log:\n" + applier.logTail(), e);
+        }
+        assertThat(applier.isAlive()).as("applier alive; log:\n%s", applier.logTail()).isTrue();
     }
 }

@@ -22,7 +22,13 @@ class TableCatalogTypesTest {
     }
 
     private static TableCatalog catalog(String url) {
-        return new TableCatalog(Dialect.of(url), null, true, SchemaChangeMode.APPLY, false);
+        return new TableCatalog(
+                Dialect.of(url),
+                null,
+                true,
+                SchemaChangeMode.APPLY,
+                false,
+                WriteOrder.sourceOrder());
     }
 
     @Test

@@ -48,5 +48,16 @@ class PostgresCopyTextTest {
                 .hasMessageContaining("column=c");
         assertThatThrownBy(() -> text(ValueType.DATE, "date", new SqlDate(2024, 0, 1)))
                 .isInstanceOf(ValueNotRepresentableException.class);
+        assertThatThrownBy(() -> text(ValueType.TIMESTAMP, "timestamp(3)", Instant.EPOCH))
+                .isInstanceOf(ValueNotRepresentableException.class)
+                .hasMessageContaining("zero timestamp")
+                .hasMessageContaining("value=0000-00-00 00:00:00");
+    }
+
+    @Test
+    void shouldWriteEpochZeroWhenTheTimestampIsNotMySqls() {
+        // Only a MySQL/MariaDB TIMESTAMP column has no valid value at epoch second 0.
+        assertThat(text(ValueType.TIMESTAMP, "timestamp with time zone", Instant.EPOCH))
+                .isEqualTo("1970-01-01 00:00:00.000000+00");
     }
 }
