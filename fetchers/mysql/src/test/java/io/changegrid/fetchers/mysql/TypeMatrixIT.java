@@ -9,8 +9,8 @@ import io.changegrid.events.Operation;
 import io.changegrid.events.json.EventJsonReader;
 import io.changegrid.events.json.EventJsonWriter;
 import io.changegrid.events.schema.TableSchema;
-import io.changegrid.fetchers.TableFilter;
 import io.changegrid.fetchers.mysql.MariaDbTypeMatrix.TypeCase;
+import io.changegrid.policy.capture.TableFilter;
 import io.changegrid.testkit.MariaDbExtension;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -70,7 +70,7 @@ class TypeMatrixIT {
                         null)) {
             awaitConnected(running);
             TableSchema schema =
-                    running.fetcher.registry().latest("matrix", "all_types").orElseThrow();
+                    running.fetcher.publishedSchemas().latest("matrix", "all_types").orElseThrow();
             assertThat(schema.column(schema.indexOf("c_enum")).sourceType())
                     .contains("'\uD83D\uDE00large'", "'a?b'");
             Map<Long, Object[]> images = new HashMap<>();
@@ -154,7 +154,7 @@ class TypeMatrixIT {
         awaitRowEvents(running, seen + count);
         List<ChangeEvent> events = running.sink.rowEvents();
         assertThat(events).hasSize(seen + count);
-        EventJsonReader json = new EventJsonReader(running.fetcher.registry());
+        EventJsonReader json = new EventJsonReader(running.fetcher.publishedSchemas());
         for (ChangeEvent event : events.subList(seen, seen + count)) {
             assertThat(event.operation()).isEqualTo(op);
             assertThat(json.read(toJson(event))).isEqualTo(event);
