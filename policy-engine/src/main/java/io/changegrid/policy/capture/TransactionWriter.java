@@ -105,7 +105,12 @@ public final class TransactionWriter {
 
     /** Drops the open transaction, e.g. one a broken connection left half read. */
     public void abandon() {
-        encoder.buffer().clear();
+        if (began) {
+            // The encoder's transaction is still open: closing it lets the next one begin.
+            encoder.abortTransaction(0);
+        } else {
+            encoder.buffer().clear();
+        }
         began = false;
         events = 0;
     }
