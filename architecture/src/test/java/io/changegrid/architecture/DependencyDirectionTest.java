@@ -165,12 +165,8 @@ class DependencyDirectionTest {
             slices().matching("io.changegrid.(**)")
                     .should()
                     .beFreeOfCycles()
-                    // Two known cycles, left to the issues that split those modules: the consumer
-                    // group's runner drives the consumer it belongs to (consumer-group split), and
-                    // the appliers' conflict reader keys rows with the batch's RowKey.
-                    .ignoreDependency(
-                            resideInAPackage("io.changegrid.consumer.group"),
-                            resideInAPackage("io.changegrid.consumer"))
+                    // One known cycle, left to the appliers' own split: the conflict reader keys
+                    // rows with the batch's RowKey.
                     .ignoreDependency(
                             resideInAPackage("io.changegrid.appliers.conflict"),
                             resideInAPackage("io.changegrid.appliers.batch"))
