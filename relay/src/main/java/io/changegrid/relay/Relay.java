@@ -12,6 +12,7 @@ import io.changegrid.relay.buffer.EventBufferConfig;
 import io.changegrid.relay.cluster.RelayRegistrar;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.http.RelayHttpServer;
 import io.changegrid.relay.publish.Publisher;
 import io.changegrid.relay.state.PositionStore;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A fatal fetch error (purged binlog, unreadable DDL, ...) stops the fetcher, not the relay: the
  * buffer keeps being served, {@code /v1/health} answers 503 with the reason, and the error is
- * logged once.
+ * logged once. An {@link Error} (out of memory, ...) ends the process instead ({@link
+ * FatalErrors}).
  */
 public final class Relay implements AutoCloseable {
 
@@ -111,8 +113,10 @@ public final class Relay implements AutoCloseable {
                         new StreamHandler(
                                 buffer,
                                 fetcher.publishedSchemas(),
-                                configuration.plan().schemaFingerprint()),
-                        fetcher.publishedSchemas());
+                                configuration.plan().schemaFingerprint(),
+                                ServingLimits.from(config)),
+                        fetcher.publishedSchemas(),
+                        ServingLimits.from(config));
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
     }
 
@@ -148,7 +152,9 @@ public final class Relay implements AutoCloseable {
             fetcher.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
+        } catch (Error e) {
+            FatalErrors.halt("relay fetcher", e); // never half alive: see FatalErrors
+        } catch (RuntimeException e) {
             failure = e;
             LOG.error(
                     "relay fetcher stopped on an error; the buffer is still served: {}",
