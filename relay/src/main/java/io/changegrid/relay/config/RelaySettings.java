@@ -174,7 +174,8 @@ public final class RelaySettings {
                             0L,
                             "Memory that stream responses' copies of the buffer (direct buffers) may hold at"
                                     + " once, all consumers together; a poll that cannot get its share waits parked."
-                                    + " 0: a quarter of the maximum heap. Count it in -XX:MaxDirectMemorySize.")
+                                    + " 0: a quarter of the maximum heap, at most half the direct memory the buffer"
+                                    + " leaves. Count it in -XX:MaxDirectMemorySize.")
                     .validatedBy(v -> v == 0 || v >= 64L << 10, "0 or at least 64KiB");
     public static final ConfigKey<Integer> HTTP_MAX_CONNECTIONS =
             ConfigKey.of(
