@@ -103,6 +103,7 @@ public final class Relay implements AutoCloseable {
         buffer.startAfter(floor);
         publisher.start(floor, fetcher.position().toString());
         registerGauges();
+        ServingLimits limits = ServingLimits.from(config);
         this.http =
                 new RelayHttpServer(
                         config.get(RelaySettings.HTTP_HOST),
@@ -114,9 +115,9 @@ public final class Relay implements AutoCloseable {
                                 buffer,
                                 fetcher.publishedSchemas(),
                                 configuration.plan().schemaFingerprint(),
-                                ServingLimits.from(config)),
+                                limits),
                         fetcher.publishedSchemas(),
-                        ServingLimits.from(config));
+                        limits);
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
     }
 
