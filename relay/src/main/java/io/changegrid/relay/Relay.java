@@ -12,9 +12,11 @@ import io.changegrid.relay.buffer.EventBufferConfig;
 import io.changegrid.relay.cluster.RelayRegistrar;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.http.RelayHealth;
 import io.changegrid.relay.http.RelayHttpServer;
 import io.changegrid.relay.http.RelayStatus;
+import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.publish.Publisher;
 import io.changegrid.relay.state.PositionStore;
 import io.changegrid.relay.stream.StreamHandler;
@@ -41,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A fatal fetch error (purged binlog, unreadable DDL, ...) stops the fetcher, not the relay: the
  * buffer keeps being served, {@code /v1/health} answers 503 with the reason, and the error is
- * logged once.
+ * logged once. An {@link Error} (out of memory, ...) ends the process instead ({@link
+ * FatalErrors}).
  */
 public final class Relay implements AutoCloseable {
 
@@ -114,6 +117,7 @@ public final class Relay implements AutoCloseable {
         buffer.startAfter(floor);
         publisher.start(floor, start.resumePosition());
         registerGauges();
+        ServingLimits limits = ServingLimits.from(config);
         this.http =
                 new RelayHttpServer(
                         config.get(RelaySettings.HTTP_HOST),
@@ -124,8 +128,10 @@ public final class Relay implements AutoCloseable {
                         new StreamHandler(
                                 buffer,
                                 fetcher.publishedSchemas(),
-                                configuration.plan().schemaFingerprint()),
-                        fetcher.publishedSchemas());
+                                configuration.plan().schemaFingerprint(),
+                                limits),
+                        fetcher.publishedSchemas(),
+                        limits);
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
     }
 
@@ -161,7 +167,9 @@ public final class Relay implements AutoCloseable {
             fetcher.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
+        } catch (Error e) {
+            FatalErrors.halt("relay fetcher", e); // never half alive: see FatalErrors
+        } catch (RuntimeException e) {
             failure = e;
             LOG.error(
                     "relay fetcher stopped on an error; the buffer is still served: {}",

@@ -21,13 +21,25 @@ import java.util.List;
  * literal := ['-'] number | string | NULL | TRUE | FALSE
  * </pre>
  *
- * One instance parses one text; not thread-safe, use {@link #parse(String)}.
+ * A predicate is judged for every row of its table, in the relay for subscriptions that any client
+ * sends: its text is at most {@value #MAX_LENGTH} characters and its nesting (parentheses and NOT)
+ * at most {@value #MAX_DEPTH} deep, so that neither its evaluation nor this parser's recursion can
+ * be made arbitrarily costly. Each limit is refused naming it.
+ *
+ * <p>One instance parses one text; not thread-safe, use {@link #parse(String)}.
  */
 public final class PredicateParser {
+
+    /** The longest predicate text accepted, in UTF-16 chars. */
+    public static final int MAX_LENGTH = 4096;
+
+    /** The deepest nesting of parentheses and NOT accepted. */
+    public static final int MAX_DEPTH = 32;
 
     private final String text;
     private final List<Token> tokens;
     private int position;
+    private int depth;
 
     private PredicateParser(String text) {
         this.text = text;
@@ -40,6 +52,15 @@ public final class PredicateParser {
      * @throws PredicateSyntaxException naming what was expected, the offset and the text
      */
     public static Predicate parse(String text) {
+        if (text.length() > MAX_LENGTH) {
+            throw new PredicateSyntaxException(
+                    "predicate longer than the limit: length="
+                            + text.length()
+                            + ", maxLength="
+                            + MAX_LENGTH,
+                    MAX_LENGTH,
+                    text.substring(0, 64) + "...");
+        }
         PredicateParser parser = new PredicateParser(text);
         Predicate predicate = parser.or();
         if (parser.peek().kind() != Token.Kind.END) {
@@ -69,16 +90,30 @@ public final class PredicateParser {
     private Predicate unary() {
         Token token = peek();
         if (token.isKeyword("NOT")) {
-            position++;
-            return new Predicate.Not(unary());
+            enter();
+            Predicate inner = new Predicate.Not(unary());
+            depth--;
+            return inner;
         }
         if (token.kind() == Token.Kind.LEFT_PAREN) {
-            position++;
+            enter();
             Predicate inner = or();
             expect(Token.Kind.RIGHT_PAREN, ")");
+            depth--;
             return inner;
         }
         return tail(column());
+    }
+
+    /** Steps into a NOT or a parenthesis, refusing nesting past {@link #MAX_DEPTH}. */
+    private void enter() {
+        if (++depth > MAX_DEPTH) {
+            throw new PredicateSyntaxException(
+                    "predicate nested deeper than the limit: maxDepth=" + MAX_DEPTH,
+                    peek().offset(),
+                    text);
+        }
+        position++;
     }
 
     private ColumnRef column() {

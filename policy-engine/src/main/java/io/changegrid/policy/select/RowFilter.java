@@ -11,7 +11,6 @@ import io.changegrid.policy.select.Predicate.Literal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * A {@link Predicate} compiled against one table schema version: column indexes and literal values
@@ -165,13 +164,13 @@ public final class RowFilter {
                                         + schema.column(index).type());
                 }
             }
-            Pattern pattern = LikePattern.compile(like.pattern(), like.escape());
+            LikePattern pattern = LikePattern.compile(like.pattern(), like.escape());
             boolean negated = like.negated();
             return (op, b, a) -> {
                 Object value = column.read(op, b, a);
                 return value == null
                         ? Truth.UNKNOWN
-                        : Truth.of(pattern.matcher((String) value).matches() != negated);
+                        : Truth.of(pattern.matches((String) value) != negated);
             };
         }
 

@@ -158,6 +158,24 @@ class PolicyConfigTest {
     }
 
     @Test
+    void shouldNameTheLimitAndPathWhenAPredicateNestsTooDeep() {
+        String yaml =
+                "policies:\n  - include: [shop.orders]\n    where: \""
+                        + "(".repeat(33)
+                        + "a = 1"
+                        + ")".repeat(33)
+                        + "\"\n";
+        ConfigException e =
+                catchThrowableOfType(
+                        ConfigException.class,
+                        () -> PolicyConfig.parse(YamlConfigFile.parse(yaml, "test")));
+        assertThat(e.problems()).hasSize(1);
+        assertThat(e.problems().get(0))
+                .startsWith(
+                        "policies[0].where: predicate nested deeper than the limit: maxDepth=32");
+    }
+
+    @Test
     void shouldNameUnknownColumnsWhenValidatedAgainstSchemas() {
         String yaml =
                 """

@@ -82,4 +82,25 @@ class PredicateParserTest {
                 .isInstanceOf(PredicateSyntaxException.class)
                 .hasMessage(message);
     }
+
+    @Test
+    void shouldRefuseNamingTheLimitWhenAPredicateIsTooLong() {
+        String text = "a = 1" + " OR a = 1".repeat(PredicateParser.MAX_LENGTH / 9);
+        assertThatThrownBy(() -> PredicateParser.parse(text))
+                .isInstanceOf(PredicateSyntaxException.class)
+                .hasMessageStartingWith(
+                        "predicate longer than the limit: length="
+                                + text.length()
+                                + ", maxLength=4096");
+    }
+
+    @Test
+    void shouldRefuseNamingTheLimitWhenAPredicateNestsTooDeep() {
+        int depth = PredicateParser.MAX_DEPTH;
+        assertThat(PredicateParser.parse("(".repeat(depth) + "a = 1" + ")".repeat(depth)))
+                .isNotNull();
+        assertThatThrownBy(() -> PredicateParser.parse("NOT ".repeat(depth + 1) + "a = 1"))
+                .isInstanceOf(PredicateSyntaxException.class)
+                .hasMessageStartingWith("predicate nested deeper than the limit: maxDepth=32");
+    }
 }

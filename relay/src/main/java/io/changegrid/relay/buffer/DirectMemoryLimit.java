@@ -8,7 +8,7 @@ import java.lang.management.ManagementFactory;
  * The JVM's direct memory limit and use, read through the platform MXBeans because the JDK keeps
  * its own copy ({@code jdk.internal.misc.VM.maxDirectMemory()}) internal.
  */
-final class DirectMemoryLimit {
+public final class DirectMemoryLimit {
 
     private DirectMemoryLimit() {}
 
@@ -16,7 +16,7 @@ final class DirectMemoryLimit {
      * {@code -XX:MaxDirectMemorySize} if set, else the maximum heap, which is what the JDK uses
      * when the flag is 0 (its default).
      */
-    static long maxBytes() {
+    public static long maxBytes() {
         long heapMax = Runtime.getRuntime().maxMemory();
         HotSpotDiagnosticMXBean hotSpot =
                 ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);

@@ -37,7 +37,9 @@ public final class EventBufferReader {
 
     /**
      * The first entry above the checkpoint does not fit in the destination's remaining bytes:
-     * {@link #requiredBytes()} says how many it needs. Nothing was copied.
+     * {@link #requiredBytes()} says how many it needs, {@link #availableBytes()} how many a read
+     * could copy at most. Nothing was copied. Reading into an empty destination asks what a read
+     * would need without copying anything.
      */
     public static final int DESTINATION_TOO_SMALL = -2;
 
@@ -62,6 +64,7 @@ public final class EventBufferReader {
     private int bytesCopied;
     private long lastScn = EventBuffer.NULL_SCN;
     private int requiredBytes;
+    private long availableBytes;
     private long oldestScn = EventBuffer.NULL_SCN;
 
     private long retries;
@@ -72,6 +75,7 @@ public final class EventBufferReader {
     private int scanBytes;
     private long scanLastScn;
     private int scanRequired;
+    private long scanAvailable;
     private long unreadableAt;
 
     EventBufferReader(EventBuffer buffer) {
@@ -101,6 +105,7 @@ public final class EventBufferReader {
         bytesCopied = 0;
         lastScn = checkpointScn;
         requiredBytes = 0;
+        availableBytes = 0;
         oldestScn = EventBuffer.NULL_SCN;
         if (checkpointScn >= buffer.newestScn()) {
             return NOTHING_YET;
@@ -158,6 +163,7 @@ public final class EventBufferReader {
         } else {
             if (result == DESTINATION_TOO_SMALL) {
                 requiredBytes = scanRequired;
+                availableBytes = scanAvailable;
             }
             cursorScn = checkpointScn;
         }
@@ -240,6 +246,7 @@ public final class EventBufferReader {
                 if (copied + pending + length > room) {
                     if (count == 0) {
                         scanRequired = length;
+                        scanAvailable = tail - (segmentStart + offset);
                         scanEnd = segmentStart + offset;
                         return DESTINATION_TOO_SMALL;
                     }
@@ -305,6 +312,14 @@ public final class EventBufferReader {
     /** After {@link #DESTINATION_TOO_SMALL}: the length of the entry that did not fit. */
     public int requiredBytes() {
         return requiredBytes;
+    }
+
+    /**
+     * After {@link #DESTINATION_TOO_SMALL}: the bytes of log from the first entry above the
+     * checkpoint to the newest, padding at segment ends included: the most a read could copy then.
+     */
+    public long availableBytes() {
+        return availableBytes;
     }
 
     /** After {@link #TOO_OLD}: the oldest SCN the buffer holds. */

@@ -128,6 +128,32 @@ public final class RelaySettings {
                             7070,
                             "Port of the relay's HTTP API (0: any free port).")
                     .validatedBy(v -> v >= 0 && v < 65536, "0..65535");
+    public static final ConfigKey<Long> HTTP_SERVING_MEMORY =
+            ConfigKey.of(
+                            "http.servingMemory",
+                            ValueKind.BYTES,
+                            0L,
+                            "Memory that stream responses' copies of the buffer (direct buffers) may hold at"
+                                    + " once, all consumers together; a poll that cannot get its share waits parked."
+                                    + " 0: a quarter of the maximum heap, at most half the direct memory the buffer"
+                                    + " leaves. Count it in -XX:MaxDirectMemorySize.")
+                    .validatedBy(v -> v == 0 || v >= 64L << 10, "0 or at least 64KiB");
+    public static final ConfigKey<Integer> HTTP_MAX_CONNECTIONS =
+            ConfigKey.of(
+                            "http.maxConnections",
+                            ValueKind.INT,
+                            1024,
+                            "Open HTTP connections served at once; a request on a connection beyond it gets"
+                                    + " 503 naming this key (/v1/health is always answered).")
+                    .validatedBy(v -> v >= 1, "at least 1");
+    public static final ConfigKey<Integer> HTTP_MAX_PARKED_POLLS =
+            ConfigKey.of(
+                            "http.maxParkedPolls",
+                            ValueKind.INT,
+                            512,
+                            "Stream requests waiting parked (for new events or serving memory) at once; one"
+                                    + " beyond it gets 503 naming this key.")
+                    .validatedBy(v -> v >= 1, "at least 1");
 
     public static final ConfigKey<String> CLUSTER_ZOOKEEPER =
             ConfigKey.of(
@@ -175,6 +201,9 @@ public final class RelaySettings {
                     STATE_SYNC_INTERVAL,
                     HTTP_HOST,
                     HTTP_PORT,
+                    HTTP_SERVING_MEMORY,
+                    HTTP_MAX_CONNECTIONS,
+                    HTTP_MAX_PARKED_POLLS,
                     CLUSTER_ZOOKEEPER,
                     CLUSTER_ADVERTISED_URL,
                     CLUSTER_SESSION_TIMEOUT);

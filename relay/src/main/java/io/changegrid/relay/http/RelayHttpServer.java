@@ -2,8 +2,10 @@ package io.changegrid.relay.http;
 
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.protocol.RelayApi;
+import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.response.JsonResponse;
 import io.changegrid.relay.stream.StreamHandler;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.function.Supplier;
 import org.eclipse.jetty.compression.gzip.GzipCompression;
@@ -22,7 +24,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * The relay's HTTP API on Jetty's core handlers (no servlets), one handler per endpoint: {@code
  * /v1/stream}, {@code /v1/schemas}, {@code /v1/health}, {@code /v1/status}, {@code /metrics}.
- * Unknown paths get a JSON 404 naming the path.
+ * Unknown paths get a JSON 404 naming the path. Outside every handler, a request on a connection
+ * beyond {@code http.maxConnections} gets 503 ({@link ConnectionLimitHandler}), and an {@link
+ * Error} ends the process ({@link FatalErrorHandler}).
  */
 public final class RelayHttpServer implements AutoCloseable {
 
@@ -35,8 +39,9 @@ public final class RelayHttpServer implements AutoCloseable {
             Supplier<RelayStatus> status,
             Supplier<RelayHealth> health,
             PrometheusMeterRegistry metrics,
-            Handler stream,
-            SchemaRegistry schemas) {
+            StreamHandler stream,
+            SchemaRegistry schemas,
+            ServingLimits limits) {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("relay-http");
         server = new Server(threads);
@@ -61,7 +66,17 @@ public final class RelayHttpServer implements AutoCloseable {
                         .compressIncludeMimeType(StreamHandler.BINARY_TYPE)
                         .compressIncludeMimeType(StreamHandler.JSON_TYPE)
                         .build());
-        server.setHandler(compression);
+        ConnectionLimitHandler limited =
+                new ConnectionLimitHandler(compression, limits.maxConnections());
+        connector.addEventListener(limited.counter());
+        server.setHandler(new FatalErrorHandler(limited));
+        Gauge.builder("changegrid.relay.http.connections.open", limited::open).register(metrics);
+        Gauge.builder("changegrid.relay.stream.parked", stream::parkedPolls).register(metrics);
+        Gauge.builder("changegrid.relay.stream.memory.used", stream::servingMemoryInUse)
+                .baseUnit("bytes")
+                .register(metrics);
+        Gauge.builder("changegrid.relay.stream.memory.waiting", stream::servingMemoryWaiting)
+                .register(metrics);
     }
 
     public void start() throws Exception {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.changegrid.events.frame.ChangeEventDecoder;
 import io.changegrid.events.frame.EventFrame;
 import io.changegrid.events.json.EventJsonWriter;
+import io.changegrid.relay.process.FatalErrors;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -65,6 +66,16 @@ final class JsonLinesWriter extends IteratingCallback {
 
     @Override
     protected Action process() throws IOException {
+        try {
+            return renderNext();
+        } catch (Error e) {
+            // IteratingCallback would take it for a failed write; the process must end instead.
+            FatalErrors.halt("stream JSON rendering", e);
+            throw e;
+        }
+    }
+
+    private Action renderNext() throws IOException {
         if (lastWritten) {
             return Action.SUCCEEDED;
         }

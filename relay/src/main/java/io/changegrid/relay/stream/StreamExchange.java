@@ -1,15 +1,17 @@
 package io.changegrid.relay.stream;
 
-import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.AppendListener;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferReader;
+import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.response.JsonResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.RetainableByteBuffer;
@@ -27,20 +29,47 @@ import org.slf4j.LoggerFactory;
  * waits), or empty when its timeout fires. Whichever comes first claims the response; the Jetty
  * callback is completed exactly once.
  *
- * <p>However the request ends (answered, or failed by Jetty when its consumer went away), the
- * exchange stops listening to the buffer. Nothing after {@link #start} touches the request's own
- * state, which Jetty recycles once the request has completed: the writer walks a snapshot of the
- * listeners and may still call one that has just been removed.
+ * <p>Memory: the entries are copied from the off-heap event buffer into a direct buffer sized from
+ * what the event buffer holds above the checkpoint (at most {@code maxBytes}, at least the first
+ * whole transaction), after taking that many bytes from the relay-wide {@link ServingMemory}. A
+ * request that cannot get them waits parked, like one waiting for data, and is granted them in
+ * turn; the bytes are given back once the response is written. A first look with an empty
+ * destination learns the size without copying anything.
  *
- * <p>Threading: {@link #start} runs on a Jetty thread; wake-ups run on Jetty's executor; attempts
- * are serialized on this object because a buffer reader is single-threaded.
+ * <p>Why a direct buffer: the socket takes it as it is. A heap copy costs a second copy in the JDK,
+ * into a temporary direct buffer as large as the write, which each Jetty thread then keeps (up to
+ * {@code maxBytes} of direct memory per thread); and copies of tens of megabytes are humongous
+ * objects to G1, which at {@code -Xmx256m} fail to allocate for want of contiguous regions while
+ * most of the heap is free.
+ *
+ * <p>Why a copy at all, not a read-only view of the off-heap segment handed to the socket: the
+ * event buffer's writer evicts and overwrites the oldest segment without waiting for readers (its
+ * core promise: slow consumers never stall the source). A reader's copy is checked after the fact
+ * against the head position, and discarded if the writer got there first; bytes handed to an
+ * asynchronous socket write cannot be recalled, so a consumer could receive a transaction half
+ * overwritten by a newer one. A view would be safe only if eviction waited for writes in flight,
+ * which would let one slow socket stop the fetcher. The copy is also what filtering in place and
+ * JSON rendering work on.
+ *
+ * <p>However the request ends (answered, refused, or failed by Jetty when its consumer went away),
+ * the exchange stops listening to the buffer and stops waiting for memory. Nothing after {@link
+ * #start} touches the request's own state, which Jetty recycles once the request has completed: the
+ * writer walks a snapshot of the listeners and may still call one that has just been removed.
+ *
+ * <p>An {@link Error} in any of the exchange's work ends the process ({@link FatalErrors}).
+ *
+ * <p>Threading: {@link #start} runs on a Jetty thread; wake-ups and grants run on Jetty's executor;
+ * attempts are serialized on this object because a buffer reader is single-threaded.
  */
-final class StreamExchange implements AppendListener {
+final class StreamExchange implements AppendListener, ServingMemory.Waiter {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamExchange.class);
 
     static final String BINARY_TYPE = "application/x-changegrid-frames";
     static final String JSON_TYPE = "application/x-ndjson";
+
+    /** The destination of a first look: the reader learns sizes without copying. */
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
     private final Request request;
     private final Response response;
@@ -50,28 +79,32 @@ final class StreamExchange implements AppendListener {
     private final EventBufferReader reader;
     private final StreamBody body;
     private final Subscription subscription;
+    private final ServingMemory memory;
+    private final ParkedPolls parkedPolls;
     private final ByteBufferPool pool;
     private final Executor executor;
     private final Scheduler scheduler;
     private boolean responded;
     private boolean parked;
+    private boolean awaitingMemory;
     private Scheduler.Task timeout;
 
     StreamExchange(
             Request request,
             Response response,
             Callback callback,
-            EventBuffer buffer,
-            SchemaRegistry registry,
+            StreamServing serving,
             StreamRequest params) {
         this.request = request;
         this.response = response;
         this.callback = callback;
-        this.buffer = buffer;
+        this.buffer = serving.buffer();
         this.params = params;
         this.reader = buffer.newReader();
-        this.body = new StreamBody(registry);
+        this.body = new StreamBody(serving.registry());
         this.subscription = new Subscription(params.plan());
+        this.memory = serving.memory();
+        this.parkedPolls = serving.parkedPolls();
         this.pool = request.getComponents().getByteBufferPool();
         this.executor = request.getComponents().getExecutor();
         this.scheduler = request.getComponents().getScheduler();
@@ -79,10 +112,15 @@ final class StreamExchange implements AppendListener {
 
     synchronized void start() {
         try {
-            if (attempt() || params.timeoutMs() == 0) {
-                if (!responded) {
-                    respondEmpty();
-                }
+            if (attempt()) {
+                return;
+            }
+            if (params.timeoutMs() == 0) {
+                respondEmpty();
+                return;
+            }
+            if (!parkedPolls.tryPark()) {
+                respondBusy();
                 return;
             }
             parked = true;
@@ -93,13 +131,15 @@ final class StreamExchange implements AppendListener {
             Request.addCompletionListener(request, failure -> onRequestCompleted());
             buffer.addListener(this);
             // An append between the attempt and the registration would never wake us: look again.
-            if (attempt()) {
+            if (!awaitingMemory && attempt()) {
                 return;
             }
             timeout =
                     scheduler.schedule(this::onTimeout, params.timeoutMs(), TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             fail(e);
+        } catch (Error e) {
+            FatalErrors.halt("stream request start: from=" + params.from(), e);
         }
     }
 
@@ -111,13 +151,36 @@ final class StreamExchange implements AppendListener {
         }
     }
 
+    /** A releasing thread: only hands the work over. */
+    @Override
+    public void onGranted(long bytes) {
+        executor.execute(() -> onMemory(bytes));
+    }
+
     private synchronized void onData() {
         try {
-            if (!responded) {
+            if (!responded && !awaitingMemory) {
                 attempt();
             }
         } catch (RuntimeException e) {
             fail(e);
+        } catch (Error e) {
+            FatalErrors.halt("stream wake-up: from=" + params.from(), e);
+        }
+    }
+
+    private synchronized void onMemory(long bytes) {
+        try {
+            awaitingMemory = false;
+            if (responded) {
+                memory.release(bytes); // ended while the grant was on its way
+                return;
+            }
+            readWith(bytes);
+        } catch (RuntimeException e) {
+            fail(e);
+        } catch (Error e) {
+            FatalErrors.halt("stream memory grant: from=" + params.from(), e);
         }
     }
 
@@ -128,6 +191,8 @@ final class StreamExchange implements AppendListener {
             }
         } catch (RuntimeException e) {
             fail(e);
+        } catch (Error e) {
+            FatalErrors.halt("stream timeout: from=" + params.from(), e);
         }
     }
 
@@ -156,31 +221,57 @@ final class StreamExchange implements AppendListener {
         }
     }
 
-    /** Reads once; responds and returns true if there was something to say. */
+    /**
+     * Looks once; responds and returns true if there was something to say. Returns false when there
+     * is nothing yet, or when the copy waits for serving memory ({@link #awaitingMemory}).
+     */
     private boolean attempt() {
-        int size = params.maxBytes();
-        while (true) {
-            RetainableByteBuffer.Mutable pooled = pool.acquire(size, false);
-            ByteBuffer destination = pooled.getByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            destination.clear();
-            int result = reader.read(checkpoint(), destination);
-            if (result == EventBufferReader.DESTINATION_TOO_SMALL) {
-                pooled.release();
-                size = reader.requiredBytes(); // whole transactions only: send at least one
-                continue;
-            }
-            if (result == EventBufferReader.NOTHING_YET) {
-                pooled.release();
+        int look = reader.read(checkpoint(), NOTHING);
+        switch (look) {
+            case EventBufferReader.NOTHING_YET:
                 return false;
-            }
-            if (result == EventBufferReader.TOO_OLD) {
-                pooled.release();
+            case EventBufferReader.TOO_OLD:
                 respondTooOld(reader.oldestScn());
                 return true;
+            case EventBufferReader.DESTINATION_TOO_SMALL:
+                break;
+            default:
+                throw new IllegalStateException(
+                        "entries copied into an empty destination: result=" + look);
+        }
+        // Whole transactions only: at least the first, even above maxBytes.
+        long wanted =
+                Math.max(
+                        reader.requiredBytes(),
+                        Math.min(params.maxBytes(), reader.availableBytes()));
+        if (!memory.acquireOrWait(wanted, this)) {
+            awaitingMemory = true;
+            return false;
+        }
+        return readWith(wanted);
+    }
+
+    /** Copies into a buffer of the {@code granted} bytes and responds; see {@link #attempt}. */
+    private boolean readWith(long granted) {
+        int size = Math.toIntExact(granted);
+        RetainableByteBuffer.Mutable pooled = pool.acquire(size, true);
+        ByteBuffer destination = pooled.getByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        destination.clear().limit(size);
+        Runnable giveBack = new GiveBack(pooled, granted);
+        int result = reader.read(checkpoint(), destination);
+        if (result > 0) {
+            try {
+                respondEntries(destination, reader.bytesCopied(), reader.lastScn(), giveBack);
+            } catch (RuntimeException e) {
+                giveBack.run(); // a bug before the write took the buffer: keep the budget whole
+                throw e;
             }
-            respondEntries(pooled, destination, reader.bytesCopied(), reader.lastScn());
             return true;
         }
+        giveBack.run();
+        // Only an eviction since the first look changes the first entry above the checkpoint
+        // (from=-1 follows the oldest held): look again.
+        return attempt();
     }
 
     /** The checkpoint to read after: {@code from=-1} means from the oldest entry held. */
@@ -190,25 +281,20 @@ final class StreamExchange implements AppendListener {
                 : params.from();
     }
 
-    private void respondEntries(
-            RetainableByteBuffer pooled, ByteBuffer entries, int length, long lastScn) {
+    private void respondEntries(ByteBuffer entries, int length, long lastScn, Runnable written) {
         finish();
         headers(200, lastScn);
         if (params.format() == StreamFormat.JSON) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON_TYPE);
             body.writeJson(
-                    response,
-                    entries,
-                    length,
-                    subscription,
-                    Callback.from(callback, pooled::release));
+                    response, entries, length, subscription, Callback.from(callback, written));
             return;
         }
         int kept = body.filterInPlace(entries, length, subscription);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, BINARY_TYPE);
         ByteBuffer view = entries.duplicate();
         view.limit(kept).position(0);
-        response.write(true, view, Callback.from(callback, pooled::release));
+        response.write(true, view, Callback.from(callback, written));
     }
 
     private void respondEmpty() {
@@ -219,6 +305,20 @@ final class StreamExchange implements AppendListener {
                         HttpHeader.CONTENT_TYPE,
                         params.format() == StreamFormat.JSON ? JSON_TYPE : BINARY_TYPE);
         response.write(true, ByteBuffer.allocate(0), callback);
+    }
+
+    /** Refused: the relay holds as many parked polls as it may. */
+    private void respondBusy() {
+        finish();
+        JsonResponse.error(
+                response,
+                callback,
+                503,
+                "too many parked polls: "
+                        + RelaySettings.HTTP_MAX_PARKED_POLLS.path()
+                        + "="
+                        + parkedPolls.limit()
+                        + "; retry later");
     }
 
     private void respondTooOld(long oldestScn) {
@@ -250,10 +350,38 @@ final class StreamExchange implements AppendListener {
 
     private void finish() {
         responded = true;
+        if (awaitingMemory) {
+            // If no longer waiting, the grant is on its way and onMemory gives it back.
+            memory.cancel(this);
+            awaitingMemory = false;
+        }
         if (parked) {
+            parkedPolls.unpark();
             buffer.removeListener(this);
             if (timeout != null) {
                 timeout.cancel();
+            }
+        }
+    }
+
+    /**
+     * Gives a copy's buffer and its serving memory back, once, however many paths end the response.
+     */
+    private final class GiveBack implements Runnable {
+        private final RetainableByteBuffer pooled;
+        private final long granted;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        GiveBack(RetainableByteBuffer pooled, long granted) {
+            this.pooled = pooled;
+            this.granted = granted;
+        }
+
+        @Override
+        public void run() {
+            if (done.compareAndSet(false, true)) {
+                pooled.release();
+                memory.release(granted);
             }
         }
     }

@@ -116,6 +116,23 @@ class EventBufferTest {
     }
 
     @Test
+    void shouldSayWhatAReadNeedsWithoutCopyingWhenTheDestinationIsEmpty() {
+        int first = samples.append(buffer, 10, 3, 500);
+        int second = samples.append(buffer, 20, 1, 100);
+        ByteBuffer empty = ByteBuffer.allocate(0);
+
+        assertThat(reader.read(NULL_SCN, empty)).isEqualTo(DESTINATION_TOO_SMALL);
+
+        assertThat(reader.requiredBytes()).isEqualTo(first);
+        assertThat(reader.availableBytes()).isEqualTo(first + second);
+        assertThat(reader.read(10, empty)).isEqualTo(DESTINATION_TOO_SMALL);
+        assertThat(reader.availableBytes()).isEqualTo(second);
+        ByteBuffer exact = ByteBuffer.allocate(first + second);
+        assertThat(reader.read(NULL_SCN, exact)).isEqualTo(2);
+        assertThat(exact.hasRemaining()).isFalse();
+    }
+
+    @Test
     void shouldRefuseTransactionLargerThanSegment() {
         ByteBuffer frames = samples.transaction(10, 3, 2000);
         assertThat(samples.length()).isGreaterThan(SEGMENT);
