@@ -19,7 +19,12 @@ import java.util.regex.Pattern;
 final class FailedRow {
 
     /** The column a MariaDB/MySQL ({@code 'f'}) or PostgreSQL ({@code "f"}) message names. */
-    private static final Pattern COLUMN = Pattern.compile("column ['\"`]([^'\"`]+)['\"`]");
+    /**
+     * A column a server's error names, qualified or not: {@code column 'f'} (MariaDB's "Data
+     * truncated", "Out of range value") or {@code column `db`.`t`.`f`} ("Incorrect string value").
+     */
+    private static final Pattern COLUMN =
+            Pattern.compile("column (?:['\"`][^'\"`]+['\"`]\\.)*['\"`]([^'\"`]+)['\"`]");
 
     /** Longest value text in a message. */
     private static final int MAX_VALUE_CHARS = 200;

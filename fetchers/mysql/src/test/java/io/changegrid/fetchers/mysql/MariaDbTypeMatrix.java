@@ -23,11 +23,18 @@ import java.util.Objects;
  * a canonical text of the column (its bytes in hex in its own character set, its number as text,
  * its epoch seconds, ...), and the published value is checked against that text, so a difference in
  * any byte, bit or digit shows.
+ *
+ * <p>The defects of issue 16 each have their case: {@code COMPRESSED} columns ({@code c_*_z}),
+ * {@code UUID}/{@code INET4}/{@code INET6}, ENUM/SET labels with a 4-byte character read from the
+ * start snapshot ({@code c_enum}, {@code c_set}), {@link #FLT_MAX} ({@code c_float}), an invalid
+ * ENUM value ({@code c_enum_lax}), the zero TIMESTAMP ({@code c_timestamp}) and a byte cp1251
+ * leaves undefined, 0x98 ({@code c_cp1251}). Shared, as the fetchers-mysql test jar, with appliers'
+ * {@code TypeMatrixPipelineIT}, which drives it through a relay into every target.
  */
-final class MariaDbTypeMatrix {
+public final class MariaDbTypeMatrix {
 
     /** How a column's source text and published value are compared. */
-    enum Check {
+    public enum Check {
         /** Integers and DECIMAL: the server's text is the value's plain text. */
         NUMBER("CAST(%s AS CHAR)"),
         /** FLOAT: widened to DOUBLE on both sides, which is exact. */
@@ -58,12 +65,12 @@ final class MariaDbTypeMatrix {
             this.sourceExpression = sourceExpression;
         }
 
-        String sourceExpression(String column) {
+        public String sourceExpression(String column) {
             return String.format(sourceExpression, "`" + column + "`");
         }
 
         /** Whether the published value is the one the source's text describes. */
-        boolean matches(String source, Object value, Column column) {
+        public boolean matches(String source, Object value, Column column) {
             if (source == null || value == null) {
                 return source == null && value == null;
             }
@@ -123,17 +130,26 @@ final class MariaDbTypeMatrix {
      * @param check how source and published values are compared
      * @param edges SQL expressions of its edge values; NULL is added to every column
      */
-    record TypeCase(String name, String declaration, Check check, List<String> edges) {
+    public record TypeCase(String name, String declaration, Check check, List<String> edges) {
 
         /** The edge values and NULL. */
-        List<String> values() {
+        public List<String> values() {
             List<String> all = new ArrayList<>(edges);
             all.add("NULL");
             return all;
         }
     }
 
-    static final List<TypeCase> CASES =
+    /** FLT_MAX exactly: a float's own shortest text, 3.4028235E38, is above it. */
+    public static final String FLT_MAX = "3.4028234663852886e38";
+
+    /**
+     * A value not among its ENUM's labels: a non-strict source stores it as the empty value, index
+     * 0, which a strict target refuses.
+     */
+    public static final String INVALID_ENUM = "'not a label'";
+
+    public static final List<TypeCase> CASES =
             List.of(
                     new TypeCase("c_tinyint", "TINYINT", Check.NUMBER, List.of("-128", "127", "0")),
                     new TypeCase(
@@ -189,7 +205,14 @@ final class MariaDbTypeMatrix {
                             "c_float",
                             "FLOAT",
                             Check.FLOAT,
-                            List.of("3.40282e38", "-3.40282e38", "-1.17549e-38", "1e-45", "0")),
+                            List.of(
+                                    "3.40282e38",
+                                    "-3.40282e38",
+                                    "-1.17549e-38",
+                                    "1e-45",
+                                    "0",
+                                    FLT_MAX,
+                                    "-" + FLT_MAX)),
                     new TypeCase(
                             "c_double",
                             "DOUBLE",
@@ -288,6 +311,11 @@ final class MariaDbTypeMatrix {
                             Check.CHARS,
                             List.of("''", "'a,b\uD83D\uDE00,c'", "'b\uD83D\uDE00'")),
                     new TypeCase(
+                            "c_enum_lax",
+                            "ENUM('x', 'y') CHARACTER SET utf8mb4",
+                            Check.CHARS,
+                            List.of("'x'", INVALID_ENUM)),
+                    new TypeCase(
                             "c_json",
                             "JSON",
                             Check.CHARS,
@@ -351,7 +379,7 @@ final class MariaDbTypeMatrix {
     private MariaDbTypeMatrix() {}
 
     /** CREATE TABLE for the matrix: an INT key, then one column per case. */
-    static String createTable(String table) {
+    public static String createTable(String table) {
         StringBuilder sql =
                 new StringBuilder("CREATE TABLE ").append(table).append(" (id INT PRIMARY KEY");
         for (TypeCase c : CASES) {
@@ -361,18 +389,18 @@ final class MariaDbTypeMatrix {
     }
 
     /** The number of rows that give every case each of its values at least once. */
-    static int rows() {
+    public static int rows() {
         return CASES.stream().mapToInt(c -> c.values().size()).max().orElseThrow();
     }
 
     /** Value {@code i} of a case, cycling through its values. */
-    static String value(TypeCase c, int i) {
+    public static String value(TypeCase c, int i) {
         List<String> values = c.values();
         return values.get(Math.floorMod(i, values.size()));
     }
 
     /** The source query: the key, then each case's canonical text. */
-    static String selectCanonical(String table) {
+    public static String selectCanonical(String table) {
         StringBuilder sql = new StringBuilder("SELECT id");
         for (TypeCase c : CASES) {
             sql.append(", ").append(c.check().sourceExpression(c.name()));
@@ -380,7 +408,7 @@ final class MariaDbTypeMatrix {
         return sql.append(" FROM ").append(table).append(" ORDER BY id").toString();
     }
 
-    static boolean sameValue(Object a, Object b) {
+    public static boolean sameValue(Object a, Object b) {
         return Objects.deepEquals(a, b);
     }
 }
