@@ -82,8 +82,10 @@ public final class Relay implements AutoCloseable {
                         metrics);
         // A restart re-reads from just before the oldest segment its buffer held, so the new
         // buffer holds the same transactions with the same SCNs and lagging consumers lose nothing.
-        Optional<PositionStore.SavedPosition> saved = positions.load();
+        Optional<PositionStore.SavedPosition> saved;
         try {
+            // A corrupt file refuses the start here, before the fetcher would begin a new history.
+            saved = positions.load();
             this.fetcher =
                     source.open(
                             new FetcherContext(

@@ -3,6 +3,7 @@ package io.changegrid.relay;
 import io.changegrid.config.ConfigException;
 import io.changegrid.config.YamlConfigFile;
 import io.changegrid.relay.config.RelayConfiguration;
+import io.changegrid.relay.state.CorruptPositionFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -77,6 +78,9 @@ public final class RelayMain implements Callable<Integer> {
         } catch (ConfigException e) {
             System.err.println(e.getMessage()); // policies that do not fit the source
             return 2;
+        } catch (CorruptPositionFileException e) {
+            System.err.println(e.getMessage()); // the operator decides: restore or start afresh
+            return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "relay-shutdown"));
         relay.awaitStop();
