@@ -26,6 +26,12 @@ public final class StreamResponse {
     public static final String NEWEST_SCN = "X-Changegrid-Newest-Scn";
 
     /**
+     * The id of the source the relay reads ({@code source.id}), which every frame of the body
+     * carries too: a consumer never takes one source's SCNs for another's.
+     */
+    public static final String SOURCE_ID = "X-Changegrid-Source-Id";
+
+    /**
      * A fingerprint of the schemas the relay serves: a change means a restarted relay with other
      * policies, whose table ids and versions a consumer must not decode with cached schemas.
      */

@@ -126,6 +126,7 @@ public final class Relay implements AutoCloseable {
                         new StreamHandler(
                                 buffer,
                                 fetcher.publishedSchemas(),
+                                config.get(RelaySettings.SOURCE_ID),
                                 configuration.plan().schemaFingerprint()),
                         fetcher.publishedSchemas());
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");

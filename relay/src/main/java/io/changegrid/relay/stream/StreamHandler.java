@@ -26,21 +26,26 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
     private final SchemaRegistry registry;
     private final SubscriptionFilters filters;
     private final String schemaFingerprint;
+    private final String sourceId;
 
-    /** A handler of a relay without policies. */
+    /** A handler of a relay of source 0 without policies. */
     public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
-        this(buffer, registry, "none");
+        this(buffer, registry, 0, "none");
     }
 
     /**
      * @param registry the schemas the buffer's frames name
+     * @param sourceId the relay's {@code source.id}, which its frames carry, sent with every
+     *     response
      * @param schemaFingerprint the relay's policies' {@link
      *     io.changegrid.policy.capture.CapturePlan#schemaFingerprint()}, sent with every response
      */
-    public StreamHandler(EventBuffer buffer, SchemaRegistry registry, String schemaFingerprint) {
+    public StreamHandler(
+            EventBuffer buffer, SchemaRegistry registry, int sourceId, String schemaFingerprint) {
         this.buffer = buffer;
         this.registry = registry;
         this.filters = new SubscriptionFilters(registry);
+        this.sourceId = Integer.toString(sourceId);
         this.schemaFingerprint = schemaFingerprint;
     }
 
@@ -57,6 +62,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             return true;
         }
         response.getHeaders().put(StreamResponse.SCHEMAS, schemaFingerprint);
+        response.getHeaders().put(StreamResponse.SOURCE_ID, sourceId);
         new StreamExchange(request, response, callback, buffer, registry, params).start();
         return true;
     }
