@@ -7,6 +7,7 @@ import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.TransactionSink;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Opens {@link BinlogFetcher}s for {@code source.type: mysql} (MySQL and MariaDB), the relay's
@@ -54,6 +55,7 @@ public final class MySqlFetcherProvider implements FetcherProvider {
                 settings.get(MySqlSettings.HEARTBEAT),
                 settings.get(MySqlSettings.CONNECT_TIMEOUT),
                 settings.get(MySqlSettings.BACKOFF_MAX),
-                context.maxTransactionBytes());
+                context.maxTransactionBytes(),
+                Set.copyOf(settings.get(MySqlSettings.DDL_SKIP)));
     }
 }
