@@ -16,6 +16,7 @@ import io.changegrid.relay.http.RelayHealth;
 import io.changegrid.relay.http.RelayHttpServer;
 import io.changegrid.relay.http.RelayStatus;
 import io.changegrid.relay.publish.Publisher;
+import io.changegrid.relay.state.CorruptPositionFileException;
 import io.changegrid.relay.state.PositionStore;
 import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.core.instrument.Gauge;
@@ -86,20 +87,7 @@ public final class Relay implements AutoCloseable {
         try {
             // A corrupt file refuses the start here, before the fetcher would begin a new history.
             saved = positions.load();
-            this.fetcher =
-                    source.open(
-                            new FetcherContext(
-                                    config,
-                                    config.get(RelaySettings.SOURCE_ID),
-                                    TableFilter.of(
-                                            config.get(RelaySettings.CAPTURE_INCLUDE),
-                                            config.get(RelaySettings.CAPTURE_EXCLUDE)),
-                                    configuration.plan(),
-                                    state,
-                                    maxTransactionBytes(config),
-                                    saved.map(PositionStore.SavedPosition::replayPosition)
-                                            .orElse(null)),
-                            publisher);
+            this.fetcher = source.open(fetcherContext(configuration, saved), publisher);
             // A policy naming a table or column the source lacks is an error now, not a no-op.
             List<String> problems =
                     configuration.plan().validate(fetcher.sourceSchemas().latestVersions());
@@ -130,6 +118,40 @@ public final class Relay implements AutoCloseable {
                                 configuration.plan().schemaFingerprint()),
                         fetcher.publishedSchemas());
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
+    }
+
+    /**
+     * {@code relay recover-schema}: the fetcher's way past a schema change it could not follow,
+     * from the relay's saved replay point ({@link FetcherProvider#recoverSchema}). The relay must
+     * be stopped.
+     *
+     * @return what was found and done, for the operator
+     * @throws CorruptPositionFileException if the replay point cannot be read
+     */
+    public static String recoverSchema(RelayConfiguration configuration) throws Exception {
+        Config config = configuration.settings();
+        Optional<PositionStore.SavedPosition> saved;
+        try (PositionStore positions =
+                new PositionStore(config.get(RelaySettings.STATE_DIRECTORY))) {
+            saved = positions.load();
+        }
+        return RelaySettings.fetcher(config).recoverSchema(fetcherContext(configuration, saved));
+    }
+
+    /** What the fetcher is opened with: the relay's settings and its saved replay point. */
+    private static FetcherContext fetcherContext(
+            RelayConfiguration configuration, Optional<PositionStore.SavedPosition> saved) {
+        Config config = configuration.settings();
+        return new FetcherContext(
+                config,
+                config.get(RelaySettings.SOURCE_ID),
+                TableFilter.of(
+                        config.get(RelaySettings.CAPTURE_INCLUDE),
+                        config.get(RelaySettings.CAPTURE_EXCLUDE)),
+                configuration.plan(),
+                config.get(RelaySettings.STATE_DIRECTORY),
+                maxTransactionBytes(config),
+                saved.map(PositionStore.SavedPosition::replayPosition).orElse(null));
     }
 
     /** Starts a relay without policies: every captured table, unchanged. */

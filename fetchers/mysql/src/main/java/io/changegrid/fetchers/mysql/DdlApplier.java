@@ -28,11 +28,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>DDL the tracker cannot understand never yields a guessed schema: on a captured table it stops
  * the fetcher with the statement and its {@link DdlDigest} named, unless the operator listed that
- * digest in {@code source.ddlSkip}: then the tables it names (all captured tables when it names
- * none it could read) take their schemas from the source's information_schema, recorded and
- * published at the statement's position as if the statement had been understood. On a table outside
- * the capture it marks that table's schema unknown, so that a later rename into the capture stops
- * the fetcher instead of decoding rows wrongly.
+ * digest in {@code source.ddlSkip} (or {@code relay recover-schema} recorded it): then the tables
+ * it names (all captured tables when it names none it could read) take their schemas from the
+ * source's information_schema, recorded and published at the statement's position as if the
+ * statement had been understood. On a table outside the capture it marks that table's schema
+ * unknown, so that a later rename into the capture stops the fetcher instead of decoding rows
+ * wrongly.
  *
  * <p>Threading: the fetcher thread only.
  */
@@ -131,8 +132,9 @@ final class DdlApplier {
                                     + ", digest="
                                     + digest
                                     + "; to skip it and read the tables' schemas from the source,"
-                                    + " add the digest to source.ddlSkip, or exclude the table"
-                                    + " (capture.exclude); then restart the relay",
+                                    + " add the digest to source.ddlSkip or run relay recover-schema,"
+                                    + " or exclude the table (capture.exclude); then restart the"
+                                    + " relay",
                             digest);
                 }
                 skip(at, sql, digest, tables, publish);
@@ -173,8 +175,8 @@ final class DdlApplier {
         publishCaptured(applied.changed(), sql, publish);
         publishCaptured(applied.dropped(), sql, publish);
         LOG.warn(
-                "DDL skipped by its digest (source.ddlSkip), schemas read from the source: digest={},"
-                        + " tables={},"
+                "DDL skipped by its digest (source.ddlSkip or recover-schema), schemas read from the"
+                        + " source: digest={}, tables={},"
                         + " position={}, changed={}, dropped={}",
                 digest,
                 tables.isEmpty() ? "every captured table" : tables,

@@ -9,8 +9,8 @@ import java.util.Properties;
 
 /**
  * Reads the source's schemas as they are now, on a connection of its own: for a skipped statement
- * ({@code source.ddlSkip}). Unlike {@link StartSnapshot} it takes no lock and no position: the
- * caller records the result at the position it is at.
+ * ({@code source.ddlSkip}) and for {@code relay recover-schema}. Unlike {@link StartSnapshot} it
+ * takes no lock and no position: the caller records the result at the position it is at.
  *
  * <p>Stateless apart from its settings; each call opens and closes a connection.
  */

@@ -2,8 +2,8 @@ package io.changegrid.fetchers.mysql;
 
 /**
  * The fetcher stopped at a DDL statement on a captured table that the schema tracker cannot
- * understand. Carries the statement's {@link DdlDigest}, by which {@code source.ddlSkip} lets the
- * relay pass it.
+ * understand. Carries the statement's {@link DdlDigest}, by which {@code source.ddlSkip} or {@code
+ * relay recover-schema} lets the relay pass it.
  */
 public final class UnreadableDdlException extends FetchFailedException {
 
