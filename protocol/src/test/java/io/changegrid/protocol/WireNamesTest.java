@@ -64,6 +64,9 @@ class WireNamesTest {
                         "oldestScn",
                         "from");
         assertThat(StreamResponse.TOO_OLD).isEqualTo(410);
+        assertThat(StreamResponse.NOT_FETCHING).isEqualTo(503);
+        assertThat(List.of(StreamResponse.FETCH_STATE_FIELD, StreamResponse.FETCH_ERROR_FIELD))
+                .containsExactly("fetchState", "fetchError");
     }
 
     @Test

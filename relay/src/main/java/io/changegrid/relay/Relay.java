@@ -18,6 +18,7 @@ import io.changegrid.relay.http.RelayStatus;
 import io.changegrid.relay.publish.Publisher;
 import io.changegrid.relay.state.CorruptPositionFileException;
 import io.changegrid.relay.state.PositionStore;
+import io.changegrid.relay.stream.FetcherStopped;
 import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -115,7 +116,8 @@ public final class Relay implements AutoCloseable {
                                 buffer,
                                 fetcher.publishedSchemas(),
                                 config.get(RelaySettings.SOURCE_ID),
-                                configuration.plan().schemaFingerprint()),
+                                configuration.plan().schemaFingerprint(),
+                                this::fetcherStopped),
                         fetcher.publishedSchemas());
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
     }
@@ -171,6 +173,9 @@ public final class Relay implements AutoCloseable {
         relay.fetchThread.start();
         // Registered once it serves, so a consumer group never finds a relay that cannot answer.
         relay.registrar = RelayRegistrar.forRelay(configuration, relay.http.port());
+        if (relay.failure != null) {
+            relay.withdraw(); // the fetcher failed before the registration was made
+        }
         LOG.info(
                 "relay started: http=http://{}:{}/v1/status, source={} {}, buffer={}",
                 config.get(RelaySettings.HTTP_HOST),
@@ -192,6 +197,7 @@ public final class Relay implements AutoCloseable {
                     "relay fetcher stopped on an error; the buffer is still served: {}",
                     e.getMessage(),
                     e);
+            withdraw();
         } finally {
             try {
                 publisher.sync();
@@ -199,6 +205,31 @@ public final class Relay implements AutoCloseable {
                 LOG.error("replay point could not be forced to disk at fetcher stop", e);
             }
         }
+    }
+
+    /**
+     * Removes the relay's registration once its fetcher has failed: consumer groups stop choosing a
+     * relay that will never have more, while it still serves what it holds. Called by the fetcher
+     * thread and by {@link #start} (whichever comes second finds the other's state).
+     */
+    private void withdraw() {
+        RelayRegistrar current = registrar;
+        if (current != null) {
+            current.close();
+            LOG.warn("relay registration withdrawn: its fetcher stopped on an error");
+        }
+    }
+
+    /** Null while the fetcher runs (or is yet to start), else how it stopped. */
+    private FetcherStopped fetcherStopped() {
+        Throwable fatal = failure;
+        if (fatal != null) {
+            return new FetcherStopped("FAILED", fatal.getMessage());
+        }
+        Thread thread = fetchThread;
+        return thread != null && thread.getState() == Thread.State.TERMINATED
+                ? new FetcherStopped("STOPPED", null)
+                : null;
     }
 
     /** The port of the HTTP API. */

@@ -266,6 +266,8 @@ public final class Puller implements Runnable {
                 switch (response.getStatus()) {
                     case 200 -> receive(relayIndex, relay, response, body, claim);
                     case StreamResponse.TOO_OLD -> tooOld(relay, body);
+                    case StreamResponse.NOT_FETCHING ->
+                            relayFailed(relay, "relay not fetching: " + errorText(body));
                     case 400 ->
                             failover.onFatal(
                                     new ConsumerException(

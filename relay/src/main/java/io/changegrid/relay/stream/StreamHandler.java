@@ -4,6 +4,7 @@ import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.response.JsonResponse;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -12,7 +13,9 @@ import org.eclipse.jetty.util.Callback;
 /**
  * {@code GET /v1/stream}: whole transactions after a checkpoint, long-polled (see {@link
  * StreamRequest} for the parameters and {@link StreamExchange} for the waiting). Answers 400 naming
- * a bad parameter, 410 with the oldest SCN held when the checkpoint fell out of the buffer.
+ * a bad parameter, 410 with the oldest SCN held when the checkpoint fell out of the buffer, and 503
+ * with the fetch state and error when the fetcher has stopped and nothing after the checkpoint is
+ * held, so that consumers move to a relay that still fetches.
  */
 public final class StreamHandler extends Handler.Abstract.NonBlocking {
 
@@ -27,10 +30,11 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
     private final SubscriptionFilters filters;
     private final String schemaFingerprint;
     private final String sourceId;
+    private final Supplier<FetcherStopped> fetcherStopped;
 
-    /** A handler of a relay of source 0 without policies. */
+    /** A handler of a relay of source 0 without policies whose fetcher never stops. */
     public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
-        this(buffer, registry, 0, "none");
+        this(buffer, registry, 0, "none", () -> null);
     }
 
     /**
@@ -39,14 +43,20 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
      *     response
      * @param schemaFingerprint the relay's policies' {@link
      *     io.changegrid.policy.capture.CapturePlan#schemaFingerprint()}, sent with every response
+     * @param fetcherStopped null while the fetcher runs, else how it stopped
      */
     public StreamHandler(
-            EventBuffer buffer, SchemaRegistry registry, int sourceId, String schemaFingerprint) {
+            EventBuffer buffer,
+            SchemaRegistry registry,
+            int sourceId,
+            String schemaFingerprint,
+            Supplier<FetcherStopped> fetcherStopped) {
         this.buffer = buffer;
         this.registry = registry;
         this.filters = new SubscriptionFilters(registry);
         this.sourceId = Integer.toString(sourceId);
         this.schemaFingerprint = schemaFingerprint;
+        this.fetcherStopped = fetcherStopped;
     }
 
     @Override
@@ -61,9 +71,37 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             JsonResponse.error(response, callback, 400, e.getMessage());
             return true;
         }
+        FetcherStopped stopped = fetcherStopped.get();
+        if (stopped != null && buffer.newestScn() <= params.from()) {
+            notFetching(response, callback, params.from(), stopped);
+            return true;
+        }
         response.getHeaders().put(StreamResponse.SCHEMAS, schemaFingerprint);
         response.getHeaders().put(StreamResponse.SOURCE_ID, sourceId);
         new StreamExchange(request, response, callback, buffer, registry, params).start();
         return true;
+    }
+
+    private void notFetching(
+            Response response, Callback callback, long from, FetcherStopped stopped) {
+        long newest = buffer.newestScn();
+        JsonResponse.send(
+                response,
+                callback,
+                StreamResponse.NOT_FETCHING,
+                json -> {
+                    json.writeStringField(
+                            "error",
+                            "relay not fetching and holds nothing after the checkpoint: from="
+                                    + from
+                                    + ", newestScn="
+                                    + newest
+                                    + ", fetchState="
+                                    + stopped.state()
+                                    + ", fetchError="
+                                    + stopped.error());
+                    json.writeStringField(StreamResponse.FETCH_STATE_FIELD, stopped.state());
+                    json.writeStringField(StreamResponse.FETCH_ERROR_FIELD, stopped.error());
+                });
     }
 }
