@@ -34,6 +34,7 @@ public final class SampleStream {
                     List.of("id"));
 
     private final FrameEncoder encoder = new FrameEncoder(1024);
+    private int sourceId = 1;
 
     /** A registry holding {@link #ORDERS}, as the consumer's schema cache would after a fetch. */
     public static SchemaRegistry registry() {
@@ -43,8 +44,14 @@ public final class SampleStream {
     }
 
     /** Begins a transaction at {@code scn}, committed one second after the epoch plus scn µs. */
+    /** The source id of the frames appended from now on (1 until set). */
+    public SampleStream source(int id) {
+        sourceId = id;
+        return this;
+    }
+
     public SampleStream begin(long scn) {
-        encoder.beginTransaction(1, scn, 1_000_000L + scn, "0-1-" + scn);
+        encoder.beginTransaction(sourceId, scn, 1_000_000L + scn, "0-1-" + scn);
         return this;
     }
 
@@ -75,7 +82,7 @@ public final class SampleStream {
     }
 
     public SampleStream heartbeat(long scn) {
-        encoder.appendHeartbeat(1, scn, 2_000_000L + scn);
+        encoder.appendHeartbeat(sourceId, scn, 2_000_000L + scn);
         return this;
     }
 

@@ -5,6 +5,7 @@ import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.testkit.MariaDbServer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import org.awaitility.Awaitility;
 
@@ -15,21 +16,28 @@ final class RelayFixture {
 
     /** A relay reading {@code server}'s binlog from its current end, on a free port. */
     static Relay start(MariaDbServer server, Path stateDirectory, long serverId) throws Exception {
-        Relay relay =
-                Relay.start(
-                        RelaySettings.load(
-                                Map.of(),
-                                Map.of(
-                                        "source.host", server.host(),
-                                        "source.port", Integer.toString(server.port()),
-                                        "source.user", server.user(),
-                                        "source.password", server.password(),
-                                        "source.serverId", Long.toString(serverId),
-                                        "source.heartbeatInterval", "200ms",
-                                        "buffer.capacity", "16MiB",
-                                        "buffer.segmentSize", "1MiB",
-                                        "state.directory", stateDirectory.toString(),
-                                        "http.port", "0")));
+        return start(server, stateDirectory, serverId, Map.of());
+    }
+
+    /** As {@link #start(MariaDbServer, Path, long)}, with more settings ({@code key=value}). */
+    static Relay start(
+            MariaDbServer server, Path stateDirectory, long serverId, Map<String, String> more)
+            throws Exception {
+        Map<String, String> settings =
+                new HashMap<>(
+                        Map.of(
+                                "source.host", server.host(),
+                                "source.port", Integer.toString(server.port()),
+                                "source.user", server.user(),
+                                "source.password", server.password(),
+                                "source.serverId", Long.toString(serverId),
+                                "source.heartbeatInterval", "200ms",
+                                "buffer.capacity", "16MiB",
+                                "buffer.segmentSize", "1MiB",
+                                "state.directory", stateDirectory.toString(),
+                                "http.port", "0"));
+        settings.putAll(more);
+        Relay relay = Relay.start(RelaySettings.load(Map.of(), settings));
         Awaitility.await()
                 .atMost(Duration.ofSeconds(20))
                 .until(() -> relay.buffer().newestScn() >= 0);

@@ -10,6 +10,18 @@ public final class StreamResponse {
     /** The status of a checkpoint older than the relay's buffer: the consumer must bootstrap. */
     public static final int TOO_OLD = 410;
 
+    /**
+     * The status when the relay's fetcher has stopped and it holds nothing after the checkpoint:
+     * the consumer asks another relay.
+     */
+    public static final int NOT_FETCHING = 503;
+
+    /** The field of a {@link #NOT_FETCHING} answer's JSON body naming the fetch state. */
+    public static final String FETCH_STATE_FIELD = "fetchState";
+
+    /** The field of a {@link #NOT_FETCHING} answer's JSON body with the fetcher's error. */
+    public static final String FETCH_ERROR_FIELD = "fetchError";
+
     /** The field of a {@link #TOO_OLD} answer's JSON body naming the oldest SCN held. */
     public static final String OLDEST_SCN_FIELD = "oldestScn";
 
@@ -24,6 +36,12 @@ public final class StreamResponse {
 
     /** The newest SCN the relay holds. */
     public static final String NEWEST_SCN = "X-Changegrid-Newest-Scn";
+
+    /**
+     * The id of the source the relay reads ({@code source.id}), which every frame of the body
+     * carries too: a consumer never takes one source's SCNs for another's.
+     */
+    public static final String SOURCE_ID = "X-Changegrid-Source-Id";
 
     /**
      * A fingerprint of the schemas the relay serves: a change means a restarted relay with other

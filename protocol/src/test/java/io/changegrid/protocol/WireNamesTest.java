@@ -52,6 +52,7 @@ class WireNamesTest {
                                 StreamResponse.OLDEST_SCN,
                                 StreamResponse.NEWEST_SCN,
                                 StreamResponse.SCHEMAS,
+                                StreamResponse.SOURCE_ID,
                                 StreamResponse.OLDEST_SCN_FIELD,
                                 StreamResponse.FROM_FIELD))
                 .containsExactly(
@@ -59,9 +60,13 @@ class WireNamesTest {
                         "X-Changegrid-Oldest-Scn",
                         "X-Changegrid-Newest-Scn",
                         "X-Changegrid-Schemas",
+                        "X-Changegrid-Source-Id",
                         "oldestScn",
                         "from");
         assertThat(StreamResponse.TOO_OLD).isEqualTo(410);
+        assertThat(StreamResponse.NOT_FETCHING).isEqualTo(503);
+        assertThat(List.of(StreamResponse.FETCH_STATE_FIELD, StreamResponse.FETCH_ERROR_FIELD))
+                .containsExactly("fetchState", "fetchError");
     }
 
     @Test

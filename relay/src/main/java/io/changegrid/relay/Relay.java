@@ -18,7 +18,9 @@ import io.changegrid.relay.http.RelayHttpServer;
 import io.changegrid.relay.http.RelayStatus;
 import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.publish.Publisher;
+import io.changegrid.relay.state.CorruptPositionFileException;
 import io.changegrid.relay.state.PositionStore;
+import io.changegrid.relay.stream.FetcherStopped;
 import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -85,22 +87,11 @@ public final class Relay implements AutoCloseable {
                         metrics);
         // A restart re-reads from just before the oldest segment its buffer held, so the new
         // buffer holds the same transactions with the same SCNs and lagging consumers lose nothing.
-        Optional<PositionStore.SavedPosition> saved = positions.load();
+        Optional<PositionStore.SavedPosition> saved;
         try {
-            this.fetcher =
-                    source.open(
-                            new FetcherContext(
-                                    config,
-                                    config.get(RelaySettings.SOURCE_ID),
-                                    TableFilter.of(
-                                            config.get(RelaySettings.CAPTURE_INCLUDE),
-                                            config.get(RelaySettings.CAPTURE_EXCLUDE)),
-                                    configuration.plan(),
-                                    state,
-                                    maxTransactionBytes(config),
-                                    saved.map(PositionStore.SavedPosition::replayPosition)
-                                            .orElse(null)),
-                            publisher);
+            // A corrupt file refuses the start here, before the fetcher would begin a new history.
+            saved = positions.load();
+            this.fetcher = source.open(fetcherContext(configuration, saved), publisher);
             // A policy naming a table or column the source lacks is an error now, not a no-op.
             List<String> problems =
                     configuration.plan().validate(fetcher.sourceSchemas().latestVersions());
@@ -128,11 +119,47 @@ public final class Relay implements AutoCloseable {
                         new StreamHandler(
                                 buffer,
                                 fetcher.publishedSchemas(),
+                                config.get(RelaySettings.SOURCE_ID),
                                 configuration.plan().schemaFingerprint(),
+                                this::fetcherStopped,
                                 limits),
                         fetcher.publishedSchemas(),
                         limits);
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
+    }
+
+    /**
+     * {@code relay recover-schema}: the fetcher's way past a schema change it could not follow,
+     * from the relay's saved replay point ({@link FetcherProvider#recoverSchema}). The relay must
+     * be stopped.
+     *
+     * @return what was found and done, for the operator
+     * @throws CorruptPositionFileException if the replay point cannot be read
+     */
+    public static String recoverSchema(RelayConfiguration configuration) throws Exception {
+        Config config = configuration.settings();
+        Optional<PositionStore.SavedPosition> saved;
+        try (PositionStore positions =
+                new PositionStore(config.get(RelaySettings.STATE_DIRECTORY))) {
+            saved = positions.load();
+        }
+        return RelaySettings.fetcher(config).recoverSchema(fetcherContext(configuration, saved));
+    }
+
+    /** What the fetcher is opened with: the relay's settings and its saved replay point. */
+    private static FetcherContext fetcherContext(
+            RelayConfiguration configuration, Optional<PositionStore.SavedPosition> saved) {
+        Config config = configuration.settings();
+        return new FetcherContext(
+                config,
+                config.get(RelaySettings.SOURCE_ID),
+                TableFilter.of(
+                        config.get(RelaySettings.CAPTURE_INCLUDE),
+                        config.get(RelaySettings.CAPTURE_EXCLUDE)),
+                configuration.plan(),
+                config.get(RelaySettings.STATE_DIRECTORY),
+                maxTransactionBytes(config),
+                saved.map(PositionStore.SavedPosition::replayPosition).orElse(null));
     }
 
     /** Starts a relay without policies: every captured table, unchanged. */
@@ -152,6 +179,9 @@ public final class Relay implements AutoCloseable {
         relay.fetchThread.start();
         // Registered once it serves, so a consumer group never finds a relay that cannot answer.
         relay.registrar = RelayRegistrar.forRelay(configuration, relay.http.port());
+        if (relay.failure != null) {
+            relay.withdraw(); // the fetcher failed before the registration was made
+        }
         LOG.info(
                 "relay started: http=http://{}:{}/v1/status, source={} {}, buffer={}",
                 config.get(RelaySettings.HTTP_HOST),
@@ -175,6 +205,7 @@ public final class Relay implements AutoCloseable {
                     "relay fetcher stopped on an error; the buffer is still served: {}",
                     e.getMessage(),
                     e);
+            withdraw();
         } finally {
             try {
                 publisher.sync();
@@ -182,6 +213,31 @@ public final class Relay implements AutoCloseable {
                 LOG.error("replay point could not be forced to disk at fetcher stop", e);
             }
         }
+    }
+
+    /**
+     * Removes the relay's registration once its fetcher has failed: consumer groups stop choosing a
+     * relay that will never have more, while it still serves what it holds. Called by the fetcher
+     * thread and by {@link #start} (whichever comes second finds the other's state).
+     */
+    private void withdraw() {
+        RelayRegistrar current = registrar;
+        if (current != null) {
+            current.close();
+            LOG.warn("relay registration withdrawn: its fetcher stopped on an error");
+        }
+    }
+
+    /** Null while the fetcher runs (or is yet to start), else how it stopped. */
+    private FetcherStopped fetcherStopped() {
+        Throwable fatal = failure;
+        if (fatal != null) {
+            return new FetcherStopped("FAILED", fatal.getMessage());
+        }
+        Thread thread = fetchThread;
+        return thread != null && thread.getState() == Thread.State.TERMINATED
+                ? new FetcherStopped("STOPPED", null)
+                : null;
     }
 
     /** The port of the HTTP API. */

@@ -1,18 +1,15 @@
 package io.changegrid.relay;
 
 import io.changegrid.config.ConfigException;
-import io.changegrid.config.YamlConfigFile;
 import io.changegrid.relay.config.RelayConfiguration;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.changegrid.relay.state.CorruptPositionFileException;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * Starts a relay from a YAML file and command-line overrides, logs its effective configuration once
@@ -20,11 +17,13 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  * relay --config relay.yaml --set source.host=db1 --set http.port=7071
+ * relay recover-schema --config relay.yaml
  * </pre>
  */
 @Command(
         name = "relay",
         mixinStandardHelpOptions = true,
+        subcommands = RecoverSchemaCommand.class,
         description =
                 "Reads a source's change log (source.type, default mysql: a MySQL/MariaDB binlog) into"
                         + " an off-heap event buffer and serves it over HTTP.")
@@ -32,15 +31,7 @@ public final class RelayMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RelayMain.class);
 
-    @Option(
-            names = {"-c", "--config"},
-            description = "YAML configuration file (docs/relay-configuration.md).")
-    private Path configFile;
-
-    @Option(
-            names = {"-s", "--set"},
-            description = "Overrides one setting: key=value (repeatable).")
-    private Map<String, String> overrides = new LinkedHashMap<>();
+    @Mixin private RelayConfigOptions options;
 
     public static void main(String[] args) {
         routeJavaUtilLogging();
@@ -60,9 +51,7 @@ public final class RelayMain implements Callable<Integer> {
     public Integer call() throws Exception {
         RelayConfiguration configuration;
         try {
-            Map<String, Object> tree =
-                    configFile == null ? Map.of() : YamlConfigFile.read(configFile);
-            configuration = RelayConfiguration.load(tree, overrides);
+            configuration = options.load();
         } catch (ConfigException e) {
             System.err.println(e.getMessage());
             return 2;
@@ -77,6 +66,9 @@ public final class RelayMain implements Callable<Integer> {
         } catch (ConfigException e) {
             System.err.println(e.getMessage()); // policies that do not fit the source
             return 2;
+        } catch (CorruptPositionFileException e) {
+            System.err.println(e.getMessage()); // the operator decides: restore or start afresh
+            return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "relay-shutdown"));
         relay.awaitStop();

@@ -57,6 +57,7 @@ public final class Puller implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Puller.class);
     private static final JsonFactory JSON = new JsonFactory();
     private static final int MAX_ERROR_BODY = 512;
+    private static final int UNKNOWN_SOURCE = -1;
 
     private final List<URI> relays;
     private final ConsumerBuffer buffer;
@@ -70,6 +71,11 @@ public final class Puller implements Runnable {
     private final long requestTimeoutMillis;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private long position;
+
+    /** The source of the first relay that answered: every relay must read the same. */
+    private int sourceId = UNKNOWN_SOURCE;
+
+    private URI sourceRelay;
 
     /**
      * Per relay, the schema fingerprint of its first response: a relay restarted with policies that
@@ -260,6 +266,8 @@ public final class Puller implements Runnable {
                 switch (response.getStatus()) {
                     case 200 -> receive(relayIndex, relay, response, body, claim);
                     case StreamResponse.TOO_OLD -> tooOld(relay, body);
+                    case StreamResponse.NOT_FETCHING ->
+                            relayFailed(relay, "relay not fetching: " + errorText(body));
                     case 400 ->
                             failover.onFatal(
                                     new ConsumerException(
@@ -285,14 +293,18 @@ public final class Puller implements Runnable {
 
     private void receive(int relayIndex, URI relay, Response response, InputStream body, int claim)
             throws IOException, InterruptedException {
-        long lastScn;
+        StreamHeaders headers;
         try {
-            lastScn = Long.parseLong(response.getHeaders().get(StreamResponse.LAST_SCN));
-        } catch (NumberFormatException e) {
-            relayFailed(relay, "response lacks a valid header: name=" + StreamResponse.LAST_SCN);
+            headers = StreamHeaders.read(response.getHeaders());
+        } catch (IllegalArgumentException e) {
+            relayFailed(relay, e.getMessage());
             return;
         }
-        String fingerprint = response.getHeaders().get(StreamResponse.SCHEMAS);
+        if (!sameSource(relay, headers.sourceId())) {
+            return;
+        }
+        long lastScn = headers.lastScn();
+        String fingerprint = headers.schemaFingerprint();
         String known = schemaFingerprints[relayIndex];
         if (known != null && fingerprint != null && !known.equals(fingerprint)) {
             failover.onFatal(
@@ -331,7 +343,7 @@ public final class Puller implements Runnable {
             failover.onStop();
             return;
         }
-        if (!check.check(buffer.view(), offset, length, position, lastScn)) {
+        if (!check.check(buffer.view(), offset, length, position, headers)) {
             relayFailed(relay, "corrupt response: from=" + position + ", " + check.problem());
             return;
         }
@@ -349,6 +361,34 @@ public final class Puller implements Runnable {
         position = lastScn;
         publishedPosition = lastScn;
         failover.onPulled();
+    }
+
+    /**
+     * Whether {@code relay} reads the source this consumer's first answer came from. SCNs of two
+     * sources are unrelated, so a list of relays that mixes sources is a configuration error that
+     * stops the consumer; continuing at one source's checkpoint on another would skip or repeat.
+     */
+    private boolean sameSource(URI relay, int relaySource) {
+        if (sourceId == UNKNOWN_SOURCE) {
+            sourceId = relaySource;
+            sourceRelay = relay;
+            return true;
+        }
+        if (relaySource == sourceId) {
+            return true;
+        }
+        failover.onFatal(
+                new ConsumerException(
+                        "relays of different sources in one consumer: relay="
+                                + relay
+                                + ", sourceId="
+                                + relaySource
+                                + ", expected="
+                                + sourceId
+                                + " (the source of "
+                                + sourceRelay
+                                + "); list only relays of one source"));
+        return false;
     }
 
     private void tooOld(URI relay, InputStream body) throws IOException {

@@ -11,8 +11,10 @@ import java.util.zip.CRC32C;
  * Checks a relay response body before it is handed to the dispatcher: every frame with {@link
  * FrameLayout#checkFrame} (bounds, checksum, header), and the stream's shape: whole transactions
  * (frames of one SCN closed by an END_OF_TRANSACTION frame), heartbeats only between transactions,
- * SCNs after the checkpoint asked for, increasing, and not beyond the checkpoint the relay gave.
- * The dispatcher then reads frames without checking them again.
+ * SCNs after the checkpoint asked for, increasing, and not beyond the checkpoint the relay gave;
+ * every frame of the relay's source; and the checkpoint the relay gave not above the newest SCN it
+ * says it holds (a checkpoint taken on trust there would skip every transaction below it). The
+ * dispatcher then reads frames without checking them again.
  *
  * <p>An expected condition, so a return code: {@link #check} returns false and {@link #problem()}
  * says what and at which offset of the body.
@@ -30,11 +32,13 @@ public final class ResponseCheck {
      * Checks the body in {@code [offset, offset + length)} of {@code buffer}.
      *
      * @param from the checkpoint the request asked to continue after (-1: from the oldest)
-     * @param lastScn the checkpoint the relay gave for the response
+     * @param headers the checkpoint the relay gave for the response, the newest SCN it holds and
+     *     its source
      * @return true if the body is well formed
      */
-    public boolean check(ByteBuffer buffer, int offset, int length, long from, long lastScn) {
+    boolean check(ByteBuffer buffer, int offset, int length, long from, StreamHeaders headers) {
         problem = null;
+        long lastScn = headers.lastScn();
         transactions = 0;
         int end = offset + length;
         long previous = from;
@@ -53,6 +57,14 @@ public final class ResponseCheck {
             }
             frame.wrap(buffer, position);
             long scn = frame.scn();
+            if (frame.sourceId() != headers.sourceId()) {
+                return fail(
+                        problemAt("frame of another source", position - offset, scn)
+                                + ", frameSourceId="
+                                + frame.sourceId()
+                                + ", relaySourceId="
+                                + headers.sourceId());
+            }
             int op = frame.operationCode();
             if (op == Operation.HEARTBEAT.code()) {
                 if (inTransaction) {
@@ -122,6 +134,14 @@ public final class ResponseCheck {
         }
         if (lastScn < from) {
             return fail("last SCN header goes back: lastScn=" + lastScn + ", from=" + from);
+        }
+        // lastScn == from is a relay with nothing after the checkpoint (it may hold less).
+        if (lastScn > from && lastScn > headers.newestScn()) {
+            return fail(
+                    "last SCN header above the newest SCN the relay holds: lastScn="
+                            + lastScn
+                            + ", newestScn="
+                            + headers.newestScn());
         }
         return true;
     }

@@ -16,7 +16,8 @@ class ResponseCheckTest {
         // At an offset inside a larger buffer, as in the consumer's ring.
         ByteBuffer buffer = ByteBuffer.allocate(body.length + 100).order(ByteOrder.LITTLE_ENDIAN);
         buffer.put(50, body);
-        return check.check(buffer, 50, body.length, from, lastScn);
+        return check.check(
+                buffer, 50, body.length, from, new StreamHeaders(lastScn, lastScn, 1, "none"));
     }
 
     @Test
@@ -97,5 +98,34 @@ class ResponseCheckTest {
         assertThat(check(body, 0, 150)).isFalse();
         assertThat(check.problem())
                 .isEqualTo("last SCN header before the last frame: lastScn=150, frameScn=200");
+    }
+
+    @Test
+    void shouldRejectALastScnAboveTheNewestScnHeldWhenTheCheckpointMoves() {
+        byte[] body = new SampleStream().order(100, 1).take();
+        ByteBuffer buffer = ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN);
+
+        assertThat(check.check(buffer, 0, body.length, 0, new StreamHeaders(5000, 100, 1, "none")))
+                .isFalse();
+        assertThat(check.problem())
+                .isEqualTo(
+                        "last SCN header above the newest SCN the relay holds: lastScn=5000,"
+                                + " newestScn=100");
+        // A relay behind the consumer's checkpoint answers it unchanged: not a forgery.
+        assertThat(check.check(buffer, 0, 0, 300, new StreamHeaders(300, 100, 1, "none"))).isTrue();
+    }
+
+    @Test
+    void shouldRejectAFrameOfAnotherSourceWhenTheRelayNamesItsSource() {
+        byte[] body = new SampleStream().order(100, 1).source(2).order(200, 2).take();
+        ByteBuffer buffer = ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN);
+
+        assertThat(check.check(buffer, 0, body.length, 0, new StreamHeaders(200, 200, 1, "none")))
+                .isFalse();
+        assertThat(check.problem())
+                .isEqualTo(
+                        "frame of another source: offset="
+                                + body.length / 2
+                                + ", scn=200, frameSourceId=2, relaySourceId=1");
     }
 }

@@ -32,4 +32,19 @@ public interface FetcherProvider {
      * @throws Exception if the source cannot be captured, naming every problem
      */
     Fetcher open(FetcherContext context, TransactionSink sink) throws Exception;
+
+    /**
+     * {@code relay recover-schema}: lets a relay stopped by a schema change its fetcher cannot
+     * follow continue, with the schemas of the tables concerned read from the source. Runs while
+     * the relay is stopped.
+     *
+     * @param context as for {@link #open}, with the relay's saved resume position
+     * @return what was found and done, for the operator
+     * @throws UnsupportedOperationException if this kind of source has nothing to recover
+     * @throws Exception if the source cannot be read
+     */
+    default String recoverSchema(FetcherContext context) throws Exception {
+        throw new UnsupportedOperationException(
+                "source type has no schema to recover: source.type=" + type());
+    }
 }

@@ -174,7 +174,7 @@ public final class RelayRegistrar implements AutoCloseable {
      * turn is dropped and a ZooKeeper call in progress interrupted. Idempotent.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

@@ -30,6 +30,10 @@ import java.util.zip.CRC32C;
  *       position (UTF-8, up to 480) | ... | CRC32C of bytes [0, 508) (4)
  * </pre>
  *
+ * <p>A file whose slots both fail their CRC is not taken for a relay that never published: {@link
+ * #load()} refuses it ({@link CorruptPositionFileException}), since starting afresh would begin a
+ * new schema history at {@code source.start} and drop the one the buffer's SCNs were decoded with.
+ *
  * <p>A {@code kill -9} loses nothing written: the page cache survives the process. {@link #sync()}
  * forces the file to the device for the case where the machine itself stops.
  *
@@ -70,7 +74,11 @@ public final class PositionStore implements AutoCloseable {
         sequence = Math.max(sequenceOf(0), sequenceOf(1));
     }
 
-    /** The latest intact replay point, or empty when the relay never published. */
+    /**
+     * The latest intact replay point, or empty when the relay never published (both slots blank).
+     *
+     * @throws CorruptPositionFileException if something was saved but neither slot is intact
+     */
     public Optional<SavedPosition> load() {
         int best = -1;
         for (int slot = 0; slot < 2; slot++) {
@@ -79,7 +87,10 @@ public final class PositionStore implements AutoCloseable {
             }
         }
         if (best < 0) {
-            return Optional.empty();
+            if (blank(0) && blank(1)) {
+                return Optional.empty();
+            }
+            throw new CorruptPositionFileException(file);
         }
         int base = best * SLOT_BYTES;
         byte[] position = new byte[slots.getShort(base + 24)];
@@ -139,6 +150,16 @@ public final class PositionStore implements AutoCloseable {
                 && length >= 0
                 && length <= MAX_POSITION_BYTES
                 && slots.getInt(base + CRC_OFFSET) == checksum(base);
+    }
+
+    /** All zeros: never written (a new file is extended with zeros when it is mapped). */
+    private boolean blank(int slot) {
+        for (int i = slot * SLOT_BYTES; i < (slot + 1) * SLOT_BYTES; i++) {
+            if (slots.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private long sequenceOf(int slot) {

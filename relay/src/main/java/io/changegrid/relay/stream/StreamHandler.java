@@ -5,6 +5,7 @@ import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.response.JsonResponse;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -14,8 +15,10 @@ import org.eclipse.jetty.util.Callback;
  * {@code GET /v1/stream}: whole transactions after a checkpoint, long-polled (see {@link
  * StreamRequest} for the parameters and {@link StreamExchange} for the waiting). Answers 400 naming
  * a bad parameter, 410 with the oldest SCN held when the checkpoint fell out of the buffer, 503
- * naming {@code http.maxParkedPolls} when as many polls as allowed are parked already. Responses
- * copy entries into at most {@link ServingLimits#servingMemoryBytes()} of memory, all together.
+ * naming {@code http.maxParkedPolls} when as many polls as allowed are parked already, and 503
+ * with the fetch state and error when the fetcher has stopped and nothing after the checkpoint is
+ * held, so that consumers move to a relay that still fetches. Responses copy entries into at most
+ * {@link ServingLimits#servingMemoryBytes()} of memory, all together.
  */
 public final class StreamHandler extends Handler.Abstract.NonBlocking {
 
@@ -28,22 +31,29 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
     private final StreamServing serving;
     private final SubscriptionFilters filters;
     private final String schemaFingerprint;
+    private final String sourceId;
+    private final Supplier<FetcherStopped> fetcherStopped;
 
-    /** A handler of a relay without policies. */
+    /** A handler of a relay of source 0 without policies whose fetcher never stops. */
     public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
-        this(buffer, registry, "none", ServingLimits.defaults());
+        this(buffer, registry, 0, "none", () -> null, ServingLimits.defaults());
     }
 
     /**
      * @param registry the schemas the buffer's frames name
+     * @param sourceId the relay's {@code source.id}, which its frames carry, sent with every
+     *     response
      * @param schemaFingerprint the relay's policies' {@link
      *     io.changegrid.policy.capture.CapturePlan#schemaFingerprint()}, sent with every response
+     * @param fetcherStopped null while the fetcher runs, else how it stopped
      * @param limits the serving memory and the parked polls allowed
      */
     public StreamHandler(
             EventBuffer buffer,
             SchemaRegistry registry,
+            int sourceId,
             String schemaFingerprint,
+            Supplier<FetcherStopped> fetcherStopped,
             ServingLimits limits) {
         this.serving =
                 new StreamServing(
@@ -52,7 +62,9 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
                         new ServingMemory(limits.servingMemoryBytes()),
                         new ParkedPolls(limits.maxParkedPolls()));
         this.filters = new SubscriptionFilters(registry);
+        this.sourceId = Integer.toString(sourceId);
         this.schemaFingerprint = schemaFingerprint;
+        this.fetcherStopped = fetcherStopped;
     }
 
     @Override
@@ -67,7 +79,13 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             JsonResponse.error(response, callback, 400, e.getMessage());
             return true;
         }
+        FetcherStopped stopped = fetcherStopped.get();
+        if (stopped != null && serving.buffer().newestScn() <= params.from()) {
+            notFetching(response, callback, params.from(), stopped);
+            return true;
+        }
         response.getHeaders().put(StreamResponse.SCHEMAS, schemaFingerprint);
+        response.getHeaders().put(StreamResponse.SOURCE_ID, sourceId);
         new StreamExchange(request, response, callback, serving, params).start();
         return true;
     }
@@ -85,5 +103,28 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
     /** Requests waiting for serving memory now. */
     public int servingMemoryWaiting() {
         return serving.memory().waiting();
+    }
+
+    private void notFetching(
+            Response response, Callback callback, long from, FetcherStopped stopped) {
+        long newest = serving.buffer().newestScn();
+        JsonResponse.send(
+                response,
+                callback,
+                StreamResponse.NOT_FETCHING,
+                json -> {
+                    json.writeStringField(
+                            "error",
+                            "relay not fetching and holds nothing after the checkpoint: from="
+                                    + from
+                                    + ", newestScn="
+                                    + newest
+                                    + ", fetchState="
+                                    + stopped.state()
+                                    + ", fetchError="
+                                    + stopped.error());
+                    json.writeStringField(StreamResponse.FETCH_STATE_FIELD, stopped.state());
+                    json.writeStringField(StreamResponse.FETCH_ERROR_FIELD, stopped.error());
+                });
     }
 }

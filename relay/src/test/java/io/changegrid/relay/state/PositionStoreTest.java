@@ -1,6 +1,7 @@
 package io.changegrid.relay.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
@@ -49,6 +50,42 @@ class PositionStoreTest {
         try (PositionStore store = new PositionStore(directory)) {
             assertThat(store.load())
                     .contains(new PositionStore.SavedPosition(10L, 9L, "binlog.000001:100"));
+        }
+    }
+
+    @Test
+    void shouldRefuseToLoadWhenBothSlotsAreCorrupt() throws Exception {
+        try (PositionStore store = new PositionStore(directory)) {
+            store.save(10L, 9L, "binlog.000001:100");
+            store.save(20L, 19L, "binlog.000001:200");
+        }
+        Path file = directory.resolve("position");
+        try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+            raw.seek(30);
+            raw.write('X');
+            raw.seek(PositionStore.SLOT_BYTES + 30);
+            raw.write('Y');
+        }
+        try (PositionStore store = new PositionStore(directory)) {
+            assertThatThrownBy(store::load)
+                    .isInstanceOf(CorruptPositionFileException.class)
+                    .hasMessageContaining("file=" + file)
+                    .hasMessageContaining("delete the whole state directory");
+        }
+    }
+
+    @Test
+    void shouldRefuseToLoadWhenTheOnlySaveIsCorrupt() throws Exception {
+        try (PositionStore store = new PositionStore(directory)) {
+            store.save(10L, 9L, "binlog.000001:100");
+        }
+        try (RandomAccessFile raw =
+                new RandomAccessFile(directory.resolve("position").toFile(), "rw")) {
+            raw.seek(PositionStore.SLOT_BYTES + 8);
+            raw.write(0x7F);
+        }
+        try (PositionStore store = new PositionStore(directory)) {
+            assertThatThrownBy(store::load).isInstanceOf(CorruptPositionFileException.class);
         }
     }
 }

@@ -41,7 +41,7 @@ class StreamLimitsTest {
 
     private void start(ServingLimits limits) throws Exception {
         SchemaRegistry registry = new SchemaRegistry();
-        stream = new StreamHandler(buffer, registry, "none", limits);
+        stream = new StreamHandler(buffer, registry, 0, "none", () -> null, limits);
         server =
                 new RelayHttpServer(
                         "127.0.0.1",

@@ -64,7 +64,12 @@ public final class BinlogFetcher implements Fetcher {
                 new TransactionAssembler(
                         config.sourceId(),
                         new CaptureRouter(config.capture(), config.plan(), tracker.registry()),
-                        new DdlApplier(tracker, history, config.capture()),
+                        new DdlApplier(
+                                tracker,
+                                history,
+                                config.capture(),
+                                config.ddlSkip(),
+                                new SourceSchemas(config)::read),
                         sink,
                         config.maxTransactionBytes(),
                         config.heartbeatInterval().toNanos(),

@@ -5,6 +5,8 @@ import io.changegrid.policy.capture.TableFilter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * Everything a binlog fetcher needs, validated at construction: every problem is reported at once,
@@ -24,6 +26,8 @@ import java.util.List;
  * @param connectTimeout how long one connection attempt may take
  * @param reconnectBackoffMax the longest wait between reconnection attempts
  * @param maxTransactionBytes the largest transaction (encoded) the relay can publish whole
+ * @param ddlSkip digests ({@link DdlDigest}) of DDL statements the tracker cannot understand that
+ *     the operator chose to skip, their tables' schemas read from the source instead
  */
 public record BinlogFetcherConfig(
         String host,
@@ -38,7 +42,40 @@ public record BinlogFetcherConfig(
         Duration heartbeatInterval,
         Duration connectTimeout,
         Duration reconnectBackoffMax,
-        int maxTransactionBytes) {
+        int maxTransactionBytes,
+        Set<String> ddlSkip) {
+
+    /** A configuration that skips no DDL. */
+    public BinlogFetcherConfig(
+            String host,
+            int port,
+            String user,
+            String password,
+            long serverId,
+            int sourceId,
+            TableFilter capture,
+            CapturePlan plan,
+            StartPosition start,
+            Duration heartbeatInterval,
+            Duration connectTimeout,
+            Duration reconnectBackoffMax,
+            int maxTransactionBytes) {
+        this(
+                host,
+                port,
+                user,
+                password,
+                serverId,
+                sourceId,
+                capture,
+                plan,
+                start,
+                heartbeatInterval,
+                connectTimeout,
+                reconnectBackoffMax,
+                maxTransactionBytes,
+                Set.of());
+    }
 
     public BinlogFetcherConfig {
         List<String> problems = new ArrayList<>();
@@ -74,6 +111,18 @@ public record BinlogFetcherConfig(
         checkPositive(problems, "source.reconnectBackoffMax", reconnectBackoffMax);
         if (maxTransactionBytes < 1024) {
             problems.add("maxTransactionBytes must be at least 1024: value=" + maxTransactionBytes);
+        }
+        if (ddlSkip == null) {
+            problems.add("source.ddlSkip must be given (may be empty)");
+        } else {
+            ddlSkip.stream()
+                    .filter(digest -> !DdlDigest.isDigest(digest))
+                    .forEach(
+                            digest ->
+                                    problems.add(
+                                            "source.ddlSkip entry is not a SHA-256 in hex: value="
+                                                    + digest));
+            ddlSkip = Set.copyOf(ddlSkip.stream().map(d -> d.toLowerCase(Locale.ROOT)).toList());
         }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(
@@ -119,6 +168,8 @@ public record BinlogFetcherConfig(
                 + reconnectBackoffMax
                 + ", maxTransactionBytes="
                 + maxTransactionBytes
+                + ", ddlSkip="
+                + ddlSkip
                 + "]";
     }
 }

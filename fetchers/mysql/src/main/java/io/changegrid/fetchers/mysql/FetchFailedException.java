@@ -5,7 +5,7 @@ package io.changegrid.fetchers.mysql;
  * that is not set up for row-based capture, DDL it cannot understand on a captured table. The
  * message says what happened, where in the binlog, and what the operator can do.
  */
-public final class FetchFailedException extends RuntimeException {
+public class FetchFailedException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

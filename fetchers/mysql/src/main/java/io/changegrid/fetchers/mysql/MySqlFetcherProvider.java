@@ -6,7 +6,10 @@ import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.TransactionSink;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Opens {@link BinlogFetcher}s for {@code source.type: mysql} (MySQL and MariaDB), the relay's
@@ -38,7 +41,17 @@ public final class MySqlFetcherProvider implements FetcherProvider {
                 config(context), context.stateDirectory(), context.resumePosition(), sink);
     }
 
-    /** The fetcher's configuration from the relay's settings and what the relay decides. */
+    @Override
+    public String recoverSchema(FetcherContext context) throws Exception {
+        return SchemaRecovery.run(
+                config(context), context.stateDirectory(), context.resumePosition());
+    }
+
+    /**
+     * The fetcher's configuration from the relay's settings and what the relay decides; the
+     * statements to skip are those of {@code source.ddlSkip} and those {@code recover-schema}
+     * recorded in the state directory.
+     */
     static BinlogFetcherConfig config(FetcherContext context) {
         Config settings = context.settings();
         return new BinlogFetcherConfig(
@@ -54,6 +67,13 @@ public final class MySqlFetcherProvider implements FetcherProvider {
                 settings.get(MySqlSettings.HEARTBEAT),
                 settings.get(MySqlSettings.CONNECT_TIMEOUT),
                 settings.get(MySqlSettings.BACKOFF_MAX),
-                context.maxTransactionBytes());
+                context.maxTransactionBytes(),
+                skipped(settings, context.stateDirectory()));
+    }
+
+    private static Set<String> skipped(Config settings, Path stateDirectory) {
+        Set<String> digests = new LinkedHashSet<>(settings.get(MySqlSettings.DDL_SKIP));
+        digests.addAll(SkippedStatements.load(stateDirectory));
+        return digests;
     }
 }

@@ -64,6 +64,18 @@ public final class MySqlSettings {
                             Duration.ofSeconds(30),
                             "Longest wait between reconnection attempts.")
                     .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
+    public static final ConfigKey<List<String>> DDL_SKIP =
+            ConfigKey.of(
+                            "source.ddlSkip",
+                            ValueKind.STRING_LIST,
+                            List.of(),
+                            "DDL statements on captured tables that the schema tracker cannot understand, to pass"
+                                    + " anyway: each the SHA-256 (hex) that the error stopping the relay prints. The"
+                                    + " tables the statement names take their schemas from the source's"
+                                    + " information_schema at that point; see docs/relay.md.")
+                    .validatedBy(
+                            v -> v.stream().allMatch(DdlDigest::isDigest),
+                            "SHA-256 digests in hex, 64 characters each");
 
     /** Every setting, in documentation order. */
     public static final List<ConfigKey<?>> KEYS =
@@ -76,7 +88,8 @@ public final class MySqlSettings {
                     START,
                     HEARTBEAT,
                     CONNECT_TIMEOUT,
-                    BACKOFF_MAX);
+                    BACKOFF_MAX,
+                    DDL_SKIP);
 
     private MySqlSettings() {}
 

@@ -90,6 +90,11 @@ final class Catalog {
         return Optional.ofNullable(tables.get(name));
     }
 
+    /** The names of every tracked table. */
+    List<TableName> tableNames() {
+        return List.copyOf(tables.keySet());
+    }
+
     /** A planning copy of the state. */
     Workspace workspace(ServerDialect dialect) {
         Map<TableName, TableDefinition> definitions = new LinkedHashMap<>();

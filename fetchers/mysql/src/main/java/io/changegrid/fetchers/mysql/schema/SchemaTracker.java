@@ -3,9 +3,12 @@ package io.changegrid.fetchers.mysql.schema;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Keeps the schema of every table in every non-system database current as of the binlog position
@@ -93,6 +96,37 @@ public final class SchemaTracker {
             return new DdlOutcome.NotSchemaChange(kind);
         }
         return commit(ws.changes());
+    }
+
+    /**
+     * Takes the schemas of some tables from the source instead of from a statement: the way past a
+     * statement the tracker cannot understand, once an operator has chosen to skip it. A table in
+     * {@code source} is created or altered to its definition there (same columns: same version); a
+     * tracked table absent from {@code source} is dropped.
+     *
+     * @param source the source's schemas as read now (information_schema)
+     * @param tables which tables to take from it
+     * @return what changed, to persist and publish as for a statement
+     */
+    public DdlOutcome.Applied reread(SchemaSnapshot source, Predicate<TableName> tables) {
+        List<Workspace.Change> changes = new ArrayList<>();
+        Set<TableName> seen = new HashSet<>();
+        for (TableDefinition table : source.tables()) {
+            if (!tables.test(table.name())) {
+                continue;
+            }
+            seen.add(table.name());
+            changes.add(
+                    catalog.table(table.name()).isPresent()
+                            ? new Workspace.Change.Alter(table)
+                            : new Workspace.Change.Create(table));
+        }
+        for (TableName tracked : catalog.tableNames()) {
+            if (tables.test(tracked) && !seen.contains(tracked)) {
+                changes.add(new Workspace.Change.Drop(tracked));
+            }
+        }
+        return commit(changes);
     }
 
     private DdlOutcome.Applied commit(List<Workspace.Change> changes) {

@@ -1,0 +1,40 @@
+package io.changegrid.consumer.pull;
+
+import io.changegrid.protocol.StreamResponse;
+import org.eclipse.jetty.http.HttpFields;
+
+/**
+ * The headers of a relay's 200 answer to {@code GET /v1/stream} that the consumer acts on, read
+ * once per response. Their consistency with the body is {@link ResponseCheck}'s to judge.
+ *
+ * @param lastScn the checkpoint after the response ({@link StreamResponse#LAST_SCN})
+ * @param newestScn the newest SCN the relay holds ({@link StreamResponse#NEWEST_SCN})
+ * @param sourceId the source the relay reads ({@link StreamResponse#SOURCE_ID})
+ * @param schemaFingerprint the relay's policies' fingerprint ({@link StreamResponse#SCHEMAS}), or
+ *     null
+ */
+record StreamHeaders(long lastScn, long newestScn, int sourceId, String schemaFingerprint) {
+
+    /**
+     * Reads the headers of a response.
+     *
+     * @throws IllegalArgumentException naming a header that is missing or not a number
+     */
+    static StreamHeaders read(HttpFields headers) {
+        return new StreamHeaders(
+                number(headers, StreamResponse.LAST_SCN),
+                number(headers, StreamResponse.NEWEST_SCN),
+                (int) number(headers, StreamResponse.SOURCE_ID),
+                headers.get(StreamResponse.SCHEMAS));
+    }
+
+    private static long number(HttpFields headers, String name) {
+        String value = headers.get(name);
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "response lacks a valid header: name=" + name + ", value=" + value, e);
+        }
+    }
+}
