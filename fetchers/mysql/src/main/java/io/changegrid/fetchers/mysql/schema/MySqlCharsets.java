@@ -1,5 +1,6 @@
 package io.changegrid.fetchers.mysql.schema;
 
+import io.changegrid.events.value.LosslessSingleByteCharset;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
@@ -138,8 +139,8 @@ final class MySqlCharsets {
     /**
      * The Java charset that decodes {@code charset}: UTF-8 for {@code utf8mb3}/{@code utf8mb4}, a
      * lossless cp1252 for {@code latin1}, ISO-8859-1 for {@code binary} (one char per byte,
-     * lossless), a lossless {@link MySqlSingleByteCharset} for the other single-byte sets ({@code
-     * cp1251}, {@code latin2}, ...), UTF-16BE for {@code ucs2} and so on.
+     * lossless), a lossless {@link LosslessSingleByteCharset} for the other single-byte sets
+     * ({@code cp1251}, {@code latin2}, ...), UTF-16BE for {@code ucs2} and so on.
      *
      * @throws IllegalArgumentException for an unknown character set or one the JDK cannot decode
      *     ({@code armscii8}, {@code dec8}, {@code geostd8}, {@code hp8}, {@code keybcs2}, {@code
@@ -164,7 +165,7 @@ final class MySqlCharsets {
                             ? SINGLE_BYTE.computeIfAbsent(
                                     charset,
                                     name ->
-                                            new MySqlSingleByteCharset(
+                                            new LosslessSingleByteCharset(
                                                     Charset.forName(info.javaName())))
                             : Charset.forName(info.javaName());
         };

@@ -1,4 +1,4 @@
-package io.changegrid.fetchers.mysql.schema;
+package io.changegrid.events.value;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -17,11 +17,11 @@ import java.nio.charset.CoderResult;
  * Encoding with this charset gives the column's bytes back, so a consumer that knows the column's
  * character set (its source type says it) can recover them.
  *
- * <p>MySQL's {@code latin1} is the same idea with MySQL's own table: {@link MySqlLatin1Charset}.
+ * <p>MySQL's {@code latin1} is the same idea with MySQL's own table ({@code MySqlLatin1Charset}).
  *
  * <p>Immutable and thread-safe.
  */
-public final class MySqlSingleByteCharset extends Charset {
+public final class LosslessSingleByteCharset extends Charset {
 
     /** Where a byte goes when its own value is taken by another byte's char. */
     private static final char PRIVATE_USE = '\uF700';
@@ -33,7 +33,7 @@ public final class MySqlSingleByteCharset extends Charset {
     /**
      * @param jdk a JDK single-byte charset, e.g. {@code windows-1251}
      */
-    MySqlSingleByteCharset(Charset jdk) {
+    public LosslessSingleByteCharset(Charset jdk) {
         super("x-mysql-lossless-" + jdk.name(), new String[0]);
         byte[] all = new byte[256];
         for (int b = 0; b < 256; b++) {
