@@ -141,13 +141,14 @@ public final class TableCatalog {
         long id = ((long) schema.tableId() << 32) | schema.version();
         TargetTable table = tables.get(id);
         if (table == null) {
-            table = describe(schema);
+            describe(schema, Map.of()); // refuses unmappable types before anything changes
             DdlLock lock = dialect.lockDdl(connection);
             try {
                 reconcile(connection, schema, null, false);
             } finally {
                 lock.close();
             }
+            table = describe(schema, targetCharsets(connection, schema));
             if (hasConstraints(connection, schema)) {
                 table = table.inSourceOrder();
             }
@@ -181,7 +182,7 @@ public final class TableCatalog {
             LOG.warn("source table dropped, target table kept: table={}", nameOf(schema));
             return List.of();
         }
-        describe(schema); // refuses unmappable types before anything changes
+        describe(schema, Map.of()); // refuses unmappable types before anything changes
         List<String> run;
         DdlLock lock = dialect.lockDdl(connection);
         try {
@@ -199,13 +200,21 @@ public final class TableCatalog {
         return run;
     }
 
-    private TargetTable describe(TableSchema schema) {
+    /**
+     * @param charsets the target columns' character sets by lower-case name, which decide how text
+     *     is bound ({@link io.changegrid.appliers.typemap.TypeMapper#storedIn})
+     */
+    private TargetTable describe(TableSchema schema, Map<String, String> charsets) {
         if (!schema.hasKey()) {
             throw new IllegalArgumentException(
                     "table without a primary key cannot be applied by key: table="
                             + schema.qualifiedName());
         }
-        List<TargetColumn> columns = columnsOf(schema);
+        List<TargetColumn> columns = new ArrayList<>();
+        for (TargetColumn column : columnsOf(schema)) {
+            String charset = charsets.get(column.name().toLowerCase(Locale.ROOT));
+            columns.add(dialect.types().storedIn(column, charset));
+        }
         List<TargetColumn> key = TargetTable.keyColumns(schema, columns);
         String name = nameOf(schema);
         return new TargetTable(
@@ -430,5 +439,28 @@ public final class TableCatalog {
             }
         }
         return columns;
+    }
+
+    /**
+     * The target table's text columns' character sets by lower-case column name (none on
+     * PostgreSQL, whose columns have no character set of their own).
+     */
+    private Map<String, String> targetCharsets(Connection connection, TableSchema schema)
+            throws SQLException {
+        Map<String, String> charsets = new HashMap<>();
+        try (PreparedStatement select =
+                connection.prepareStatement(
+                        "SELECT column_name, character_set_name FROM information_schema.columns"
+                                + " WHERE table_schema = ? AND table_name = ?"
+                                + " AND character_set_name IS NOT NULL")) {
+            select.setString(1, namespaceOf(schema));
+            select.setString(2, schema.table());
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    charsets.put(rows.getString(1).toLowerCase(Locale.ROOT), rows.getString(2));
+                }
+            }
+        }
+        return charsets;
     }
 }

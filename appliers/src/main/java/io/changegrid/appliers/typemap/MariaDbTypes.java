@@ -2,6 +2,7 @@ package io.changegrid.appliers.typemap;
 
 import io.changegrid.events.schema.Column;
 import io.changegrid.events.value.Geometry;
+import io.changegrid.events.value.LosslessSingleByteCharset;
 import io.changegrid.events.value.SqlDate;
 import io.changegrid.events.value.SqlDateTime;
 import io.changegrid.events.value.ValueType;
@@ -24,6 +25,10 @@ import java.util.Set;
  * docs/appliers.md}). Temporal values are written as text so zero dates and negative times arrive
  * exactly; TIMESTAMP values are written in UTC (the applier's sessions run with {@code time_zone =
  * '+00:00'}). TIMESTAMP_TZ is refused: no MySQL type keeps an offset.
+ *
+ * <p>Text is written through the session's utf8mb4 and converted by the server into the column's
+ * character set, except text of a single-byte character set written into a column of that same set
+ * (see {@link #storedIn}).
  */
 public final class MariaDbTypes implements TypeMapper {
 
@@ -87,6 +92,13 @@ public final class MariaDbTypes implements TypeMapper {
                         "multipolygon",
                         "geometrycollection"));
     }
+
+    /**
+     * The character types whose values are text in the column's character set; ENUM and SET values
+     * are labels, which the server matches by their characters.
+     */
+    private static final Set<String> TEXT =
+            Set.of("char", "varchar", "tinytext", "text", "mediumtext", "longtext");
 
     /** The widest type of each value type, for columns of other sources. */
     private static final Map<ValueType, String> WIDEST = new EnumMap<>(ValueType.class);
@@ -232,6 +244,48 @@ public final class MariaDbTypes implements TypeMapper {
                             (s, i, v) -> s.setBytes(i, Values.geometryBytes((Geometry) v)));
             case TIMESTAMP_TZ -> null;
         };
+    }
+
+    /**
+     * Text of a single-byte character set ({@code cp1251}, ...; see {@link
+     * LosslessSingleByteCharset}) written into a target column of that same set is bound as the
+     * source's bytes, which the mapping gives back, converted from {@code binary} so that the
+     * server stores them unchanged and compares them in the column's collation (keys). Through the
+     * session's utf8mb4 a byte the set leaves undefined ({@code cp1251}'s 0x98, U+0098 on the
+     * stream) has no form in the column and the server refuses the row. Into a column of another
+     * character set the text is converted by the server, as any text.
+     */
+    @Override
+    public TargetColumn storedIn(TargetColumn column, String charset) {
+        Column source = column.source();
+        if (source.type() != ValueType.STRING || charset == null) {
+            return column;
+        }
+        SourceType type = SourceType.parse(source.sourceType());
+        if (!TEXT.contains(type.base()) || !charset.equalsIgnoreCase(type.charset())) {
+            return column;
+        }
+        return LosslessSingleByteCharset.forSourceCharset(charset)
+                .map(
+                        set ->
+                                new TargetColumn(
+                                        source,
+                                        column.declaration(),
+                                        "CONVERT(? USING " + set.sourceName() + ")",
+                                        Types.VARCHAR,
+                                        (s, i, v) ->
+                                                s.setBytes(
+                                                        i, sourceBytes(set, source, (String) v))))
+                .orElse(column);
+    }
+
+    private static byte[] sourceBytes(LosslessSingleByteCharset set, Column column, String text) {
+        try {
+            return set.bytesOf(text);
+        } catch (IllegalArgumentException e) {
+            throw new ValueNotRepresentableException(
+                    e.getMessage() + ", column=" + column.name(), "'" + text + "'");
+        }
     }
 
     private static String declaration(Column column) {

@@ -14,6 +14,8 @@ import java.util.Locale;
  */
 record SourceType(String base, String params, boolean unsigned, String text) {
 
+    private static final String CHARACTER_SET = " character set ";
+
     static SourceType parse(String text) {
         String lower = text.toLowerCase(Locale.ROOT).trim();
         int i = 0;
@@ -31,6 +33,21 @@ record SourceType(String base, String params, boolean unsigned, String text) {
         String rest =
                 params == null ? lower.substring(i) : lower.substring(lower.lastIndexOf(')') + 1);
         return new SourceType(base, params, rest.contains("unsigned"), text);
+    }
+
+    /**
+     * The character set a character column's source type names after {@code character set} (MySQL
+     * and MariaDB sources, e.g. {@code varchar(20) character set cp1251}), or {@code null}.
+     */
+    String charset() {
+        String lower = text.toLowerCase(Locale.ROOT);
+        int at = lower.lastIndexOf(CHARACTER_SET);
+        if (at < 0) {
+            return null;
+        }
+        String rest = lower.substring(at + CHARACTER_SET.length()).trim();
+        int end = rest.indexOf(' ');
+        return end < 0 ? rest : rest.substring(0, end);
     }
 
     /** The first numeric parameter (length, precision), or {@code fallback}. */

@@ -21,6 +21,17 @@ public interface TypeMapper {
      */
     TargetColumn map(Column column);
 
+    /**
+     * A column {@link #map} gave, as it is bound into the existing target column, which stores text
+     * in {@code charset}: by default unchanged.
+     *
+     * @param charset the target column's character set as the target names it, or {@code null} (not
+     *     a text column, or a target without a character set per column)
+     */
+    default TargetColumn storedIn(TargetColumn column, String charset) {
+        return column;
+    }
+
     /** Why {@link #map} refuses the column; only called for refused columns. */
     String refusal(Column column);
 

@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Values at the edges of what a target takes, through a real relay and consumer: floats at their
  * limits reach MariaDB bit for bit on every write path, and a value a target cannot hold (an
  * invalid ENUM value in MariaDB, a zero TIMESTAMP in PostgreSQL) stops the applier at once, naming
- * table, column, value and SCN, with nothing of the row written.
+ * table, column, value and SCN, with nothing of the row written; text of a single-byte character
+ * set reaches a MariaDB column of that set as the source's bytes on every write path.
  */
 class TargetValuesIT {
 
@@ -168,6 +169,77 @@ class TargetValuesIT {
                         "2 " + fltMax + " " + Double.MAX_VALUE,
                         "30 " + -fltMax + " " + Double.MIN_VALUE,
                         "5 " + fltMax + " " + 0.1);
+    }
+
+    /** Every row of a query, its columns joined by a space. */
+    private static List<String> rows(Connection connection, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+                var result = statement.executeQuery(sql)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                StringBuilder row = new StringBuilder(result.getString(1));
+                for (int c = 2; c <= columns; c++) {
+                    row.append(' ').append(result.getString(c));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void shouldWriteTheSourceBytesOfSingleByteTextWhenTheTargetColumnHasTheSameCharset()
+            throws Exception {
+        Target target = Target.of(MARIADB_TARGET.server());
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE cp1251",
+                        "CREATE TABLE cp1251.t (k VARCHAR(10) CHARACTER SET cp1251 PRIMARY KEY,"
+                                + " v TEXT CHARACTER SET cp1251)",
+                        "CREATE TABLE cp1251.u (id INT PRIMARY KEY,"
+                                + " v VARCHAR(10) CHARACTER SET cp1251)",
+                        // 0x98 is a byte cp1251 leaves undefined: U+0098 on the stream
+                        "INSERT INTO cp1251.t VALUES (_cp1251 x'98', _cp1251 x'C098'),"
+                                + " (_cp1251 x'4198', _cp1251 x'98'), ('c', 'c'), ('e', 'e')",
+                        "INSERT INTO cp1251.u VALUES (1, _cp1251 x'C098')");
+        // u is the operator's, its column in utf8mb4: the text is converted as any text.
+        target.execute(
+                "CREATE DATABASE cp1251",
+                "CREATE TABLE cp1251.u (id INT PRIMARY KEY, v VARCHAR(10) CHARACTER SET utf8mb4)");
+        Consumer consumer = apply(target, "cp1251", ApplierOptions.builder(target.url()));
+        Pipeline.awaitUntil(
+                consumer,
+                () ->
+                        safeCount(target, "SELECT count(*) FROM cp1251.t") == 4
+                                && safeCount(target, "SELECT count(*) FROM cp1251.u") == 1,
+                Duration.ofSeconds(30));
+        // Row d exists only in the target: the source's insert of it falls back to upserts; row e
+        // is gone from the target: its update is written as an upsert of the whole image.
+        target.execute(
+                "INSERT INTO cp1251.t VALUES ('d', 'x')", "DELETE FROM cp1251.t WHERE k = 'e'");
+        SOURCE.server()
+                .execute(
+                        "UPDATE cp1251.t SET v = _cp1251 x'9898' WHERE k = _cp1251 x'98'",
+                        "UPDATE cp1251.t SET k = _cp1251 x'9899' WHERE k = _cp1251 x'4198'",
+                        "INSERT INTO cp1251.t VALUES ('d', _cp1251 x'98')",
+                        "UPDATE cp1251.t SET v = _cp1251 x'98' WHERE k = 'e'",
+                        "DELETE FROM cp1251.t WHERE k = 'c'",
+                        "INSERT INTO cp1251.t VALUES ('f', 'f')");
+        Pipeline.awaitUntil(
+                consumer,
+                () -> safeCount(target, "SELECT count(*) FROM cp1251.t WHERE k = 'f'") == 1,
+                Duration.ofSeconds(30));
+        String canonical = "SELECT HEX(k), HEX(v) FROM cp1251.t ORDER BY HEX(k)";
+        List<String> source;
+        try (Connection connection = SOURCE.server().connect()) {
+            source = rows(connection, canonical);
+        }
+        assertThat(source).containsExactly("64 98", "65 98", "66 66", "98 9898", "9899 98");
+        try (Connection connection = target.connect()) {
+            assertThat(rows(connection, canonical)).isEqualTo(source);
+            assertThat(rows(connection, "SELECT HEX(v) FROM cp1251.u")).containsExactly("D090C298");
+        }
     }
 
     @Test

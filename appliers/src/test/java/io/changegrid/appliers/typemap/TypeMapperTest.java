@@ -147,4 +147,26 @@ class TypeMapperTest {
                 .isInstanceOf(ValueNotRepresentableException.class)
                 .hasMessageContaining("column=t");
     }
+
+    @Test
+    void shouldBindSingleByteTextAsItsSourceBytesOnlyWhenTheTargetColumnHasTheSameCharset() {
+        Column cp1251 =
+                new Column("c", ValueType.STRING, "varchar(20) character set cp1251", true, 0);
+        TargetColumn mapped = MARIADB.map(cp1251);
+        assertThat(mapped.placeholder()).isEqualTo("?");
+        assertThat(MARIADB.storedIn(mapped, "cp1251").placeholder())
+                .isEqualTo("CONVERT(? USING cp1251)");
+        assertThat(MARIADB.storedIn(mapped, "utf8mb4")).isSameAs(mapped);
+        assertThat(MARIADB.storedIn(mapped, null)).isSameAs(mapped);
+        assertThat(POSTGRES.storedIn(POSTGRES.map(cp1251), "cp1251").placeholder()).isEqualTo("?");
+        for (String other :
+                List.of(
+                        "varchar(20) character set utf8mb4",
+                        "varchar(20) character set latin1",
+                        "enum('a','b') character set cp1251")) {
+            TargetColumn column = MARIADB.map(new Column("c", ValueType.STRING, other, true, 0));
+            String charset = SourceType.parse(other).charset();
+            assertThat(MARIADB.storedIn(column, charset)).as(other).isSameAs(column);
+        }
+    }
 }

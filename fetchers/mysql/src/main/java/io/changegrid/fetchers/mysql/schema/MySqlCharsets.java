@@ -1,5 +1,6 @@
 package io.changegrid.fetchers.mysql.schema;
 
+import io.changegrid.events.value.LosslessSingleByteCharset;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Comparator;
@@ -7,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The character sets of MySQL and MariaDB: their canonical names, the most bytes a character takes
@@ -17,6 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Stateless; thread-safe.
  */
 final class MySqlCharsets {
+
+    /**
+     * The Java name of a single-byte character set decoded by {@link LosslessSingleByteCharset},
+     * which knows its JDK namesake.
+     */
+    private static final String LOSSLESS = "lossless";
 
     /** How one server character set is sized and decoded. */
     private record Info(int maxBytesPerChar, String javaName) {}
@@ -31,13 +37,13 @@ final class MySqlCharsets {
                     Map.entry("ascii", new Info(1, "US-ASCII")),
                     Map.entry("big5", new Info(2, "Big5")),
                     Map.entry("binary", new Info(1, "ISO-8859-1")),
-                    Map.entry("cp1250", new Info(1, "windows-1250")),
-                    Map.entry("cp1251", new Info(1, "windows-1251")),
-                    Map.entry("cp1256", new Info(1, "windows-1256")),
-                    Map.entry("cp1257", new Info(1, "windows-1257")),
-                    Map.entry("cp850", new Info(1, "IBM850")),
-                    Map.entry("cp852", new Info(1, "IBM852")),
-                    Map.entry("cp866", new Info(1, "IBM866")),
+                    Map.entry("cp1250", new Info(1, LOSSLESS)),
+                    Map.entry("cp1251", new Info(1, LOSSLESS)),
+                    Map.entry("cp1256", new Info(1, LOSSLESS)),
+                    Map.entry("cp1257", new Info(1, LOSSLESS)),
+                    Map.entry("cp850", new Info(1, LOSSLESS)),
+                    Map.entry("cp852", new Info(1, LOSSLESS)),
+                    Map.entry("cp866", new Info(1, LOSSLESS)),
                     Map.entry("cp932", new Info(2, "windows-31j")),
                     Map.entry("dec8", new Info(1, null)),
                     Map.entry("eucjpms", new Info(3, "x-eucJP-Open")),
@@ -46,21 +52,21 @@ final class MySqlCharsets {
                     Map.entry("gb2312", new Info(2, "GB2312")),
                     Map.entry("gbk", new Info(2, "GBK")),
                     Map.entry("geostd8", new Info(1, null)),
-                    Map.entry("greek", new Info(1, "ISO-8859-7")),
-                    Map.entry("hebrew", new Info(1, "ISO-8859-8")),
+                    Map.entry("greek", new Info(1, LOSSLESS)),
+                    Map.entry("hebrew", new Info(1, LOSSLESS)),
                     Map.entry("hp8", new Info(1, null)),
                     Map.entry("keybcs2", new Info(1, null)),
-                    Map.entry("koi8r", new Info(1, "KOI8-R")),
-                    Map.entry("koi8u", new Info(1, "KOI8-U")),
+                    Map.entry("koi8r", new Info(1, LOSSLESS)),
+                    Map.entry("koi8u", new Info(1, LOSSLESS)),
                     Map.entry("latin1", new Info(1, MySqlLatin1Charset.NAME)),
-                    Map.entry("latin2", new Info(1, "ISO-8859-2")),
-                    Map.entry("latin5", new Info(1, "ISO-8859-9")),
-                    Map.entry("latin7", new Info(1, "ISO-8859-13")),
-                    Map.entry("macce", new Info(1, "x-MacCentralEurope")),
-                    Map.entry("macroman", new Info(1, "x-MacRoman")),
+                    Map.entry("latin2", new Info(1, LOSSLESS)),
+                    Map.entry("latin5", new Info(1, LOSSLESS)),
+                    Map.entry("latin7", new Info(1, LOSSLESS)),
+                    Map.entry("macce", new Info(1, LOSSLESS)),
+                    Map.entry("macroman", new Info(1, LOSSLESS)),
                     Map.entry("sjis", new Info(2, "Shift_JIS")),
                     Map.entry("swe7", new Info(1, null)),
-                    Map.entry("tis620", new Info(1, "TIS-620")),
+                    Map.entry("tis620", new Info(1, LOSSLESS)),
                     Map.entry("ucs2", new Info(2, "UTF-16BE")),
                     Map.entry("ujis", new Info(3, "EUC-JP")),
                     Map.entry("utf16", new Info(4, "UTF-16BE")),
@@ -74,9 +80,6 @@ final class MySqlCharsets {
             CHARSETS.keySet().stream()
                     .sorted(Comparator.comparingInt(String::length).reversed())
                     .toList();
-
-    /** The lossless decoders of the single-byte sets, built on first use. */
-    private static final Map<String, Charset> SINGLE_BYTE = new ConcurrentHashMap<>();
 
     private MySqlCharsets() {}
 
@@ -138,7 +141,7 @@ final class MySqlCharsets {
     /**
      * The Java charset that decodes {@code charset}: UTF-8 for {@code utf8mb3}/{@code utf8mb4}, a
      * lossless cp1252 for {@code latin1}, ISO-8859-1 for {@code binary} (one char per byte,
-     * lossless), a lossless {@link MySqlSingleByteCharset} for the other single-byte sets ({@code
+     * lossless), a {@link LosslessSingleByteCharset} for the other single-byte sets ({@code
      * cp1251}, {@code latin2}, ...), UTF-16BE for {@code ucs2} and so on.
      *
      * @throws IllegalArgumentException for an unknown character set or one the JDK cannot decode
@@ -159,14 +162,8 @@ final class MySqlCharsets {
             case "ISO-8859-1" -> StandardCharsets.ISO_8859_1;
             case "US-ASCII" -> StandardCharsets.US_ASCII;
             case MySqlLatin1Charset.NAME -> MySqlLatin1Charset.INSTANCE;
-            default ->
-                    info.maxBytesPerChar() == 1
-                            ? SINGLE_BYTE.computeIfAbsent(
-                                    charset,
-                                    name ->
-                                            new MySqlSingleByteCharset(
-                                                    Charset.forName(info.javaName())))
-                            : Charset.forName(info.javaName());
+            case LOSSLESS -> LosslessSingleByteCharset.forSourceCharset(charset).orElseThrow();
+            default -> Charset.forName(info.javaName());
         };
     }
 }

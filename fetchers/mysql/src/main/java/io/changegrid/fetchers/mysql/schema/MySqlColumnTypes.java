@@ -1,6 +1,7 @@
 package io.changegrid.fetchers.mysql.schema;
 
 import io.changegrid.events.schema.Column;
+import io.changegrid.events.value.LosslessSingleByteCharset;
 import io.changegrid.events.value.ValueType;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -110,7 +111,7 @@ public final class MySqlColumnTypes {
     /**
      * Decodes a character column's bytes with the charset {@link #charset(Column)} gave: lossless
      * for every single-byte character set (MySQL's {@code latin1}, see {@link MySqlLatin1Charset};
-     * {@code binary}; the others, see {@link MySqlSingleByteCharset}); in a multi-byte character
+     * {@code binary}; the others, see {@link LosslessSingleByteCharset}); in a multi-byte character
      * set a byte sequence it does not define is refused rather than turned into U+FFFD.
      *
      * @throws IllegalArgumentException naming the character set and where the bytes stop being
@@ -120,7 +121,7 @@ public final class MySqlColumnTypes {
         if (charset == MySqlLatin1Charset.INSTANCE) {
             return MySqlLatin1Charset.decode(bytes);
         }
-        if (charset instanceof MySqlSingleByteCharset singleByte) {
+        if (charset instanceof LosslessSingleByteCharset singleByte) {
             return singleByte.decode(bytes);
         }
         if (charset == StandardCharsets.ISO_8859_1) {

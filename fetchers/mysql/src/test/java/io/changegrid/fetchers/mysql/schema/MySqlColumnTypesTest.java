@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.events.schema.Column;
+import io.changegrid.events.value.LosslessSingleByteCharset;
 import io.changegrid.events.value.ValueType;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class MySqlColumnTypesTest {
 
@@ -153,9 +156,9 @@ class MySqlColumnTypesTest {
         assertThat(MySqlColumnTypes.charset(text("utf32")).name()).isEqualTo("UTF-32BE");
         assertThat(MySqlColumnTypes.charset(text("binary"))).isEqualTo(StandardCharsets.ISO_8859_1);
         assertThat(MySqlColumnTypes.charset(text("cp1251")))
-                .isInstanceOf(MySqlSingleByteCharset.class)
+                .isInstanceOf(LosslessSingleByteCharset.class)
                 .extracting(Charset::name)
-                .isEqualTo("x-mysql-lossless-windows-1251");
+                .isEqualTo("x-changegrid-lossless-windows-1251");
         assertThat(MySqlColumnTypes.charset(text("sjis")).name()).isEqualTo("Shift_JIS");
     }
 
@@ -168,6 +171,33 @@ class MySqlColumnTypesTest {
                 .hasMessage("not a character column: column=n, type=int(11)");
         assertThatThrownBy(() -> MySqlColumnTypes.charset(text("armscii8")))
                 .hasMessageContaining("charset=armscii8, column=t");
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "cp1250", "cp1251", "cp1256", "cp1257", "cp850", "cp852", "cp866", "greek",
+                "hebrew", "koi8r", "koi8u", "latin1", "latin2", "latin5", "latin7", "macce",
+                "macroman", "tis620"
+            })
+    void shouldDecodeEveryByteToADistinctCharAndBackWhenTheCharsetIsSingleByte(String name) {
+        Charset charset = MySqlColumnTypes.charset(text(name));
+        byte[] all = new byte[256];
+        for (int b = 0; b < 256; b++) {
+            all[b] = (byte) b;
+        }
+        String decoded = MySqlColumnTypes.decode(charset, all);
+        assertThat(decoded).hasSize(256).doesNotContain("\uFFFD");
+        assertThat(decoded.getBytes(charset)).isEqualTo(all);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sjis", "euckr", "ucs2"})
+    void shouldRefuseBytesAMultiByteCharsetDoesNotDefine(String name) {
+        Charset charset = MySqlColumnTypes.charset(text(name));
+        assertThatThrownBy(() -> MySqlColumnTypes.decode(charset, new byte[] {(byte) 0x81}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bytes not defined in the column's character set");
     }
 
     @Test
