@@ -158,11 +158,12 @@ public final class ApplierMain implements Callable<Integer> {
                 }
             }
             log.info(
-                    "applier ended: status={}, rows={}, transactions={}, skipped={}",
+                    "applier ended: status={}, rows={}, transactions={}, skipped={}, parked={}",
                     consumer.status(),
                     applier.rowsApplied(),
                     applier.transactionsApplied(),
-                    applier.transactionsSkipped());
+                    applier.transactionsSkipped(),
+                    applier.parkedTables());
             return consumer.failure().isPresent() ? 1 : 0;
         }
     }

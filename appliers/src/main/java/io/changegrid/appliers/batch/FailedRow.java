@@ -31,6 +31,13 @@ final class FailedRow {
 
     private FailedRow() {}
 
+    /** The refusal of one change's value, naming its table, key and SCN. */
+    static RowRefusedException refused(
+            TargetTable table, RowKey key, Lane.Change change, RuntimeException cause) {
+        return new RowRefusedException(
+                table.schema().qualifiedName(), where(table, key, change), cause);
+    }
+
     /** {@code table=..., scn=..., key=...}: where one change is. */
     static String where(TargetTable table, RowKey key, Lane.Change change) {
         return "table=" + table.name() + ", scn=" + change.version().scn() + ", key=" + key;
@@ -41,7 +48,7 @@ final class FailedRow {
      * where the driver or the batch's size tells it, else the table and the batch's SCNs. The
      * SQLSTATE, error code and cause are kept, so the error classifies as before.
      */
-    static SQLException of(
+    static RowWriteException of(
             TargetTable table, List<RowKey> keys, List<Lane.Change> changes, SQLException e) {
         int at = failedEntry(e, changes.size());
         String where;
@@ -66,10 +73,9 @@ final class FailedRow {
                             + last
                             + " (which row the driver does not say)";
         }
-        return new SQLException(
+        return new RowWriteException(
+                table.schema().qualifiedName(),
                 "target refused a row: " + where + ", error=" + e.getMessage(),
-                e.getSQLState(),
-                e.getErrorCode(),
                 e);
     }
 

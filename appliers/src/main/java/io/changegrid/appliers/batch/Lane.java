@@ -78,6 +78,8 @@ public final class Lane implements AutoCloseable {
     private final CoalescedWrites coalesced;
     private final SourceOrderWrites ordered;
 
+    private final List<TransactionStep> steps = new ArrayList<>();
+
     private int pendingRows;
     // Written by the committer thread, read by the dispatcher and by monitoring threads.
     private volatile LaneCheckpoint checkpoint;
@@ -222,6 +224,15 @@ public final class Lane implements AutoCloseable {
         put(table, key, new Change(Kind.DELETE, null, version));
     }
 
+    /**
+     * Adds statements to the next commit, run after the rows and before the checkpoint row, so they
+     * commit exactly when the checkpoint does; counts as a pending row.
+     */
+    public void alsoCommit(TransactionStep step) {
+        steps.add(step);
+        pendingRows++;
+    }
+
     /** Changes the conflict resolver kept out (skipped or rejected) since the lane was made. */
     public long conflictsSkipped() {
         return conflictsSkipped;
@@ -258,6 +269,9 @@ public final class Lane implements AutoCloseable {
                 }
                 written = writeBlind();
             }
+            for (TransactionStep step : steps) {
+                step.run(connection);
+            }
             checkpoints.advance(advance, id, target, epoch);
             connection.commit();
         } catch (SQLException | RuntimeException e) {
@@ -268,6 +282,7 @@ public final class Lane implements AutoCloseable {
         rowsWritten += written;
         pending.clear();
         ordered.clear();
+        steps.clear();
         pendingRows = 0;
     }
 
@@ -394,6 +409,7 @@ public final class Lane implements AutoCloseable {
     public void rollback() {
         pending.clear();
         ordered.clear();
+        steps.clear();
         pendingRows = 0;
         try {
             connection.rollback();

@@ -115,7 +115,7 @@ final class StagingMerge {
                     }
                 } catch (ValueNotRepresentableException e) {
                     text.setLength(mark);
-                    throw new RowRefusedException(FailedRow.where(table, row.getKey(), change), e);
+                    throw FailedRow.refused(table, row.getKey(), change, e);
                 }
                 if (text.length() >= CHUNK_CHARS) {
                     send(in);

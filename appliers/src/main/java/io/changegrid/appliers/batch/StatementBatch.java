@@ -40,7 +40,7 @@ final class StatementBatch {
             binding.bind(statement);
         } catch (ValueNotRepresentableException e) {
             statement.clearBatch(); // a cached statement must not keep half a batch
-            throw new RowRefusedException(FailedRow.where(table, key, change), e);
+            throw FailedRow.refused(table, key, change, e);
         }
         statement.addBatch();
         keys.add(key);

@@ -141,6 +141,19 @@ public final class ApplierSettings {
                             v -> v.stream().allMatch(id -> id.trim().matches("-?\\d{1,9}")),
                             "source ids (integers)");
 
+    public static final ConfigKey<String> APPLY_REFUSED_ROWS =
+            ConfigKey.of(
+                            "apply.refusedRows",
+                            ValueKind.STRING,
+                            "stop",
+                            "stop: a change the target refuses for good stops the applier, nothing"
+                                    + " skipped; park: its table is parked (its changes recorded in"
+                                    + " order in the dead-letter table in the target) and the other"
+                                    + " tables keep flowing, until an operator resumes it.")
+                    .validatedBy(
+                            v -> v.equalsIgnoreCase("stop") || v.equalsIgnoreCase("park"),
+                            "stop or park");
+
     private static final List<ConfigKey<?>> OWN =
             List.of(
                     TARGET_URL,
@@ -157,7 +170,8 @@ public final class ApplierSettings {
                     APPLY_SCHEMA_CHANGES,
                     APPLY_MODE,
                     APPLY_CONFLICT,
-                    APPLY_CONFLICT_SOURCES);
+                    APPLY_CONFLICT_SOURCES,
+                    APPLY_REFUSED_ROWS);
 
     /** Consumer settings first, then the applier's. */
     public static final ConfigSchema SCHEMA = schema();
@@ -248,6 +262,7 @@ public final class ApplierSettings {
                             config.get(TARGET_CHECKPOINT_TABLE))
                     .mode(ApplyMode.valueOf(config.get(APPLY_MODE).toUpperCase(Locale.ROOT)))
                     .conflicts(conflicts(config, rejections))
+                    .parkRefusedTables(config.get(APPLY_REFUSED_ROWS).equalsIgnoreCase("park"))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException(List.of(e.getMessage()));

@@ -220,6 +220,18 @@ public sealed interface Dialect permits PostgresDialect, MariaDbDialect {
     /** Creates the checkpoint table if it does not exist. */
     String createCheckpointTable(String table);
 
+    /**
+     * The table of parked source tables ({@link
+     * io.changegrid.appliers.checkpoint.DeadLetterTable}), if missing.
+     */
+    String createParkedTable(String table);
+
+    /**
+     * The dead-letter table: the recorded changes of parked tables ({@link
+     * io.changegrid.appliers.checkpoint.DeadLetterTable}), if missing.
+     */
+    String createDeadLetterTable(String table);
+
     /** Adds the partial-transaction columns to a checkpoint table made without them. */
     default String addPartialCheckpointColumns(String table) {
         return "ALTER TABLE "

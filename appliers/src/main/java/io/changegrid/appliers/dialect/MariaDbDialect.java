@@ -199,6 +199,32 @@ public final class MariaDbDialect implements Dialect {
     }
 
     @Override
+    public String createParkedTable(String table) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + table
+                + " (consumer_group varchar(200) NOT NULL, partition_id int NOT NULL,"
+                + " table_name varchar(400) NOT NULL, error longtext NOT NULL,"
+                + " resume_requested boolean NOT NULL DEFAULT false,"
+                + " parked_at timestamp(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
+                + " PRIMARY KEY (consumer_group, partition_id, table_name))"
+                + " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+    }
+
+    @Override
+    public String createDeadLetterTable(String table) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + table
+                + " (consumer_group varchar(200) NOT NULL, partition_id int NOT NULL,"
+                + " table_name varchar(400) NOT NULL, scn bigint NOT NULL,"
+                + " event_index int NOT NULL, part smallint NOT NULL,"
+                + " operation varchar(20) NOT NULL, event longtext NOT NULL,"
+                + " table_schema longtext NOT NULL,"
+                + " recorded_at timestamp(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
+                + " PRIMARY KEY (consumer_group, partition_id, table_name, scn, event_index, part))"
+                + " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+    }
+
+    @Override
     public String insertCheckpointIfAbsent(String table) {
         return "INSERT INTO "
                 + table

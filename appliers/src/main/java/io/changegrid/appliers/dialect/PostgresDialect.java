@@ -267,6 +267,29 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public String createParkedTable(String table) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + table
+                + " (consumer_group varchar(200) NOT NULL, partition_id integer NOT NULL,"
+                + " table_name varchar(400) NOT NULL, error text NOT NULL,"
+                + " resume_requested boolean NOT NULL DEFAULT false,"
+                + " parked_at timestamptz NOT NULL DEFAULT now(),"
+                + " PRIMARY KEY (consumer_group, partition_id, table_name))";
+    }
+
+    @Override
+    public String createDeadLetterTable(String table) {
+        return "CREATE TABLE IF NOT EXISTS "
+                + table
+                + " (consumer_group varchar(200) NOT NULL, partition_id integer NOT NULL,"
+                + " table_name varchar(400) NOT NULL, scn bigint NOT NULL,"
+                + " event_index integer NOT NULL, part smallint NOT NULL,"
+                + " operation varchar(20) NOT NULL, event text NOT NULL, table_schema text NOT NULL,"
+                + " recorded_at timestamptz NOT NULL DEFAULT now(),"
+                + " PRIMARY KEY (consumer_group, partition_id, table_name, scn, event_index, part))";
+    }
+
+    @Override
     public String insertCheckpointIfAbsent(String table) {
         return "INSERT INTO "
                 + table

@@ -31,6 +31,9 @@ import java.util.function.LongSupplier;
  * @param conflicts the conflict resolver consulted before each write, or {@code null} for blind,
  *     read-free writes
  * @param mode how lanes write their rows: statements, or PostgreSQL's staging table and merge
+ * @param parkRefusedTables whether a table whose change the target refuses for good is parked (its
+ *     changes recorded in the dead-letter table, the other tables flowing) instead of the applier
+ *     stopping
  */
 public record ApplierOptions(
         String url,
@@ -48,7 +51,8 @@ public record ApplierOptions(
         String checkpointTable,
         LongSupplier epoch,
         ConflictResolver conflicts,
-        ApplyMode mode) {
+        ApplyMode mode,
+        boolean parkRefusedTables) {
 
     public static Builder builder(String url) {
         return new Builder(url);
@@ -76,7 +80,8 @@ public record ApplierOptions(
                 checkpointTable,
                 Objects.requireNonNull(ownerEpoch, "ownerEpoch"),
                 conflicts,
-                mode);
+                mode,
+                parkRefusedTables);
     }
 
     /** Collects settings; {@link #build} checks them together. */
@@ -97,6 +102,7 @@ public record ApplierOptions(
         private LongSupplier epoch = () -> 0L;
         private ConflictResolver conflicts;
         private ApplyMode mode = ApplyMode.STATEMENT;
+        private boolean parkRefusedTables;
 
         private Builder(String url) {
             this.url = url;
@@ -170,6 +176,12 @@ public record ApplierOptions(
             return this;
         }
 
+        /** Parks a table whose change the target refuses for good, instead of stopping. */
+        public Builder parkRefusedTables(boolean parkRefusedTables) {
+            this.parkRefusedTables = parkRefusedTables;
+            return this;
+        }
+
         /**
          * @throws IllegalArgumentException listing every invalid setting
          */
@@ -229,7 +241,8 @@ public record ApplierOptions(
                     checkpointTable,
                     Objects.requireNonNull(epoch, "epoch"),
                     conflicts,
-                    Objects.requireNonNull(mode, "mode"));
+                    Objects.requireNonNull(mode, "mode"),
+                    parkRefusedTables);
         }
     }
 
@@ -263,6 +276,8 @@ public record ApplierOptions(
                 + conflicts
                 + ", mode="
                 + mode
+                + ", parkRefusedTables="
+                + parkRefusedTables
                 + "]";
     }
 }

@@ -4,12 +4,16 @@ import io.changegrid.appliers.batch.ChangedColumns;
 import io.changegrid.appliers.batch.Committer;
 import io.changegrid.appliers.batch.Lane;
 import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.RefusedTable;
 import io.changegrid.appliers.batch.RowKey;
+import io.changegrid.appliers.batch.RowRefusedException;
 import io.changegrid.appliers.checkpoint.CheckpointTable;
+import io.changegrid.appliers.checkpoint.DeadLetterTable;
 import io.changegrid.appliers.checkpoint.LaneCheckpoint;
 import io.changegrid.appliers.conflict.VersionReader;
 import io.changegrid.appliers.dialect.Dialect;
 import io.changegrid.appliers.dialect.PostgresDialect;
+import io.changegrid.appliers.park.Parking;
 import io.changegrid.appliers.schema.TableCatalog;
 import io.changegrid.appliers.schema.TargetTable;
 import io.changegrid.appliers.schema.WriteOrder;
@@ -27,6 +31,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,6 +60,13 @@ import org.slf4j.LoggerFactory;
  * {@link TableCatalog}) and the checkpoint moved past the change, in one transaction where the
  * target has transactional DDL.
  *
+ * <p><b>Parking</b> ({@code apply.refusedRows=park}, {@link Parking}): a permanent error that names
+ * its table parks that table (its row in the target's table of parked tables committed before
+ * anything else) and the batch is retried: from then on the table's changes are recorded in the
+ * dead-letter table by the lanes instead of applied, the other tables flowing. While a table is
+ * parked, the start of every batch reads the table of parked tables for an operator's resume
+ * request (one small query), and replays the recorded changes of a table asked for through lane 0.
+ *
  * <p>Threading: every callback method on the consumer's dispatcher thread; lanes commit on the
  * committer's threads while the dispatcher waits. The counters may be read from any thread.
  */
@@ -70,6 +82,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private final Partitioner partitioner;
     private final Committer committer;
     private final VersionReader versions;
+    private final Parking parking;
     // Replaced whole (never changed in place) by connect(), so that a monitoring thread reading
     // the counters or laneCheckpoints() sees either the old lanes or the new ones.
     private volatile List<Lane> lanes = List.of();
@@ -119,6 +132,18 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         this.partitioner = options.partitioner();
         this.committer = new Committer(options.lanes());
         this.versions = new VersionReader(dialect);
+        this.parking =
+                new Parking(
+                        options.parkRefusedTables(),
+                        dialect,
+                        new DeadLetterTable(
+                                dialect,
+                                options.checkpointNamespace(),
+                                options.checkpointTable(),
+                                options.consumerGroup(),
+                                options.partition()),
+                        partitioner,
+                        catalog);
     }
 
     /**
@@ -170,6 +195,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         control = connections.open();
         checkpoints.create(control);
         checkpoints.prepareLanes(control, options.lanes());
+        parking.load(control);
         // Stamp this owner's epoch on the lanes before reading them: from here on an older owner's
         // commit is refused, so the SCNs read next cannot move under this applier.
         LaneCheckpoint[] claimed =
@@ -252,6 +278,26 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         return lanes.stream().mapToLong(Lane::conflictsSkipped).sum();
     }
 
+    /** The source tables parked now ({@code apply.refusedRows=park}); safe from any thread. */
+    public Set<String> parkedTables() {
+        return parking.tables().tables();
+    }
+
+    /** Times a table was parked since the applier started. */
+    public long tablesParked() {
+        return parking.tables().parks();
+    }
+
+    /** Changes of parked tables recorded in the dead-letter table since the applier started. */
+    public long changesParked() {
+        return parking.tables().recorded();
+    }
+
+    /** Recorded changes replayed into resumed tables since the applier started. */
+    public long changesReplayed() {
+        return parking.tables().replayed();
+    }
+
     /** Commit rounds (every lane committing once). */
     public long commits() {
         return commits;
@@ -267,14 +313,18 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
 
     @Override
     public CallbackResult onStartBatch() {
-        if (!resync) {
-            return CallbackResult.SUCCESS;
+        if (resync) {
+            try {
+                connect();
+            } catch (SQLException e) {
+                return failed("reconnecting to the target", e);
+            }
         }
         try {
-            connect();
+            parking.resumeRequested(control, lanes.get(0), options.epoch().getAsLong());
             return CallbackResult.SUCCESS;
         } catch (SQLException e) {
-            return failed("reconnecting to the target", e);
+            return failed("resuming parked tables", e);
         }
     }
 
@@ -296,6 +346,10 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             return CallbackResult.SUCCESS;
         }
         try {
+            if (parking.isParked(event)) {
+                parking.record(event, index, catalog.table(control, event.schema()), lanes);
+                return CallbackResult.SUCCESS;
+            }
             switch (event.operation()) {
                 case INSERT -> {
                     TargetTable table = catalog.table(control, event.schema());
@@ -331,7 +385,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                 }
             }
             return CallbackResult.SUCCESS;
-        } catch (SQLException e) {
+        } catch (SQLException | RowRefusedException e) {
             return failed(
                     "applying scn=" + event.scn() + ", event=" + index + ", index=" + event.index(),
                     e);
@@ -477,7 +531,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         if (pendingRows() >= options.maxRows()) {
             try {
                 commitAll(LaneCheckpoint.after(transaction.scn()));
-            } catch (SQLException e) {
+            } catch (SQLException | RowRefusedException e) {
                 return failed("committing at scn=" + transaction.scn(), e);
             }
         }
@@ -490,7 +544,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             commitAll(LaneCheckpoint.after(checkpointScn));
             lastCompleteScn = checkpointScn;
             return CallbackResult.SUCCESS;
-        } catch (SQLException e) {
+        } catch (SQLException | RowRefusedException e) {
             return failed("committing the batch at scn=" + checkpointScn, e);
         }
     }
@@ -535,15 +589,41 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         return lanes.isEmpty() ? -1 : lowest;
     }
 
-    /** RETRY for errors that may pass; FAIL (by throwing, so the cause is kept) for the others. */
-    private CallbackResult failed(String what, SQLException e) {
-        if (dialect.isTransient(e)) {
+    /**
+     * RETRY for errors that may pass, and for a permanent error naming its table when such tables
+     * are parked (after parking it); FAIL (by throwing, so the cause is kept) for the others.
+     */
+    private CallbackResult failed(String what, Exception e) {
+        if (e instanceof SQLException sql && dialect.isTransient(sql)) {
             LOG.warn("target error, batch will be retried: {}, error={}", what, e.toString());
             resync = true;
             return CallbackResult.RETRY;
         }
+        RefusedTable refused = parking.enabled() ? RefusedTable.in(e) : null;
+        if (refused != null) {
+            return park(refused.sourceTable(), what, e);
+        }
+        if (e instanceof RuntimeException runtime) {
+            throw runtime;
+        }
         throw new IllegalStateException(
                 "target write failed: " + what + ", target=" + dialect.name() + ", error=" + e, e);
+    }
+
+    /**
+     * Parks {@code table} (committed in the target before anything else) and has the batch retried:
+     * every lane rolls back, and the redelivered changes of the table are recorded, not applied.
+     */
+    private CallbackResult park(String table, String what, Exception e) {
+        String error = what + ": " + e.getMessage();
+        try {
+            parking.park(control, table, error);
+        } catch (SQLException parkingFailed) {
+            parkingFailed.addSuppressed(e);
+            return failed("parking table=" + table, parkingFailed);
+        }
+        resync = true;
+        return CallbackResult.RETRY;
     }
 
     private void closeConnections() {

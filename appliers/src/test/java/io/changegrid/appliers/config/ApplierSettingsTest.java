@@ -35,6 +35,26 @@ class ApplierSettingsTest {
     }
 
     @Test
+    void shouldStopOnRefusedRowsUnlessParkingIsAskedFor() {
+        Map<String, String> base =
+                Map.of(
+                        "relays", "http://127.0.0.1:7070",
+                        "target.url", "jdbc:mariadb://127.0.0.1:3306/");
+        assertThat(ApplierSettings.options(ApplierSettings.SCHEMA.load(Map.of(), base)))
+                .extracting(ApplierOptions::parkRefusedTables)
+                .isEqualTo(false);
+        Map<String, String> park = new java.util.HashMap<>(base);
+        park.put("apply.refusedRows", "park");
+        assertThat(ApplierSettings.options(ApplierSettings.SCHEMA.load(Map.of(), park)))
+                .extracting(ApplierOptions::parkRefusedTables)
+                .isEqualTo(true);
+        park.put("apply.refusedRows", "skip");
+        assertThatThrownBy(() -> ApplierSettings.SCHEMA.load(Map.of(), park))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("path=apply.refusedRows");
+    }
+
+    @Test
     void shouldBuildApplierOptionsWhenSettingsAreValid() {
         ApplierOptions options =
                 ApplierSettings.options(
