@@ -15,10 +15,10 @@ import org.eclipse.jetty.util.Callback;
  * {@code GET /v1/stream}: whole transactions after a checkpoint, long-polled (see {@link
  * StreamRequest} for the parameters and {@link StreamExchange} for the waiting). Answers 400 naming
  * a bad parameter, 410 with the oldest SCN held when the checkpoint fell out of the buffer, 503
- * naming {@code http.maxParkedPolls} when as many polls as allowed are parked already, and 503
- * with the fetch state and error when the fetcher has stopped and nothing after the checkpoint is
- * held, so that consumers move to a relay that still fetches. Responses copy entries into at most
- * {@link ServingLimits#servingMemoryBytes()} of memory, all together.
+ * naming {@code http.maxParkedPolls} when as many polls as allowed are parked already, and 503 with
+ * the fetch state and error when the fetcher has stopped and nothing after the checkpoint is held,
+ * so that consumers move to a relay that still fetches. Responses copy entries into at most {@link
+ * ServingLimits#servingMemoryBytes()} of memory, all together.
  */
 public final class StreamHandler extends Handler.Abstract.NonBlocking {
 
