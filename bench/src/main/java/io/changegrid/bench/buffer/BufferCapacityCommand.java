@@ -35,12 +35,14 @@ public final class BufferCapacityCommand implements Callable<Integer> {
 
     @Parameters(
             index = "0",
+            arity = "0..1",
             defaultValue = "4800000",
             description = "Events to append. Default: ${DEFAULT-VALUE}.")
     long events;
 
     @Parameters(
             index = "1",
+            arity = "0..1",
             defaultValue = "/dev/shm",
             description = "Directory of the buffer's mapped segments. Default: ${DEFAULT-VALUE}.")
     Path directory;
