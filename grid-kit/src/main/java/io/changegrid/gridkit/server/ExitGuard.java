@@ -8,9 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Closes the fixtures that are still open when the JVM exits, so that no {@code mariadbd} outlives
- * the test run that started it even when a test forgot {@code close()} or the run was aborted with
- * Ctrl-C. A {@code kill -9} skips every hook; {@link ScratchArea} covers that case.
+ * Closes the servers that are still open when the JVM exits, so that no {@code mariadbd} outlives
+ * the JVM that started it (a test run, the quickstart, bench) even when its owner forgot {@code
+ * close()} or the run was aborted with Ctrl-C. A {@code kill -9} skips every hook; {@link
+ * ScratchArea} covers that case.
  *
  * <p>One hook for all fixtures, installed on first use: one thread per fixture would race the
  * others for the same CPU during exit for no benefit.
@@ -25,7 +26,7 @@ final class ExitGuard {
     static void register(AutoCloseable fixture) {
         if (HOOK_INSTALLED.compareAndSet(false, true)) {
             Runtime.getRuntime()
-                    .addShutdownHook(new Thread(ExitGuard::closeAll, "changegrid-test-kit-exit"));
+                    .addShutdownHook(new Thread(ExitGuard::closeAll, "changegrid-grid-kit-exit"));
         }
         OPEN.add(fixture);
     }

@@ -1,7 +1,8 @@
 package io.changegrid.gridkit.server;
 
 /**
- * A test server could not be started; the message says which, where, and what its own log said.
+ * A private server (of a test, the quickstart or bench) could not be started; the message says
+ * which, where, and what its own log said.
  *
  * <p>Distinct from {@link IllegalArgumentException} (bad fixture configuration) so that a test
  * report shows at a glance that the environment, not the code under test, failed.

@@ -63,7 +63,7 @@ record ScratchOwner(long jvmPid, Instant jvmStart, long serverPid) {
         // Written aside and moved into place so that a reaper never reads half a file.
         var staging = Files.createTempFile(dir, FILE_NAME, ".tmp");
         try (OutputStream out = Files.newOutputStream(staging)) {
-            properties.store(out, "changegrid test-kit scratch directory owner");
+            properties.store(out, "changegrid grid-kit scratch directory owner");
         }
         Files.move(
                 staging,
