@@ -42,7 +42,7 @@ class AppliersRulesTest {
                                     + " its settings are their whole contract with the consumer");
 
     @ArchTest
-    static final ArchRule onlyAppliersAndTheBenchmarkUseAppliers =
+    static final ArchRule onlyBenchAndDeployUseAppliers =
             noClasses()
                     .that()
                     .resideOutsideOfPackages(
@@ -53,7 +53,8 @@ class AppliersRulesTest {
                     .dependOnClassesThat()
                     .resideInAPackage("io.changegrid.appliers..")
                     .because(
-                            "appliers sit on top of the consumer; nothing below them may need them");
+                            "appliers sit on top of the consumer: nothing below them may need them, and"
+                                    + " only the local grid (deploy) and bench run them");
 
     @ArchTest
     static final ArchRule dialectsAndTypeMappingsKnowNoApplyMachinery =

@@ -175,17 +175,49 @@ class DependencyDirectionTest {
                                     + "one of them holds what belongs to a third");
 
     @ArchTest
-    static final ArchRule mainCodeNeverUsesTheTestKit =
+    static final ArchRule mainCodeUsesNoTestLibrary =
+            noClasses()
+                    .that()
+                    .resideOutsideOfPackage("io.changegrid.testkit..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(
+                            "io.changegrid.testkit..",
+                            "org.junit..",
+                            "org.assertj..",
+                            "org.testcontainers..",
+                            "org.awaitility..")
+                    .because(
+                            "runnable jars (the quickstart, the relay, bench) ship main code and never a"
+                                    + " test library; private servers and child JVMs come from"
+                                    + " grid-kit, and test-kit only adds JUnit extensions on top");
+
+    @ArchTest
+    static final ArchRule gridKitKnowsNoRole =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.gridkit..")
+                    .should()
+                    .dependOnClassesThat(
+                            resideInAPackage("io.changegrid..")
+                                    .and(resideOutsideOfPackages("io.changegrid.gridkit..")))
+                    .because(
+                            "every module's tests use the grid kit, so it sits below them all: it starts"
+                                    + " a relay, consumer or applier by the main class it is given");
+
+    @ArchTest
+    static final ArchRule onlyToolsStartPrivateServers =
             noClasses()
                     .that()
                     .resideOutsideOfPackages(
+                            "io.changegrid.gridkit..",
                             "io.changegrid.testkit..",
                             "io.changegrid.bench..",
-                            "io.changegrid.deploy.local..")
+                            "io.changegrid.deploy..")
                     .should()
                     .dependOnClassesThat()
-                    .resideInAPackage("io.changegrid.testkit..")
+                    .resideInAPackage("io.changegrid.gridkit..")
                     .because(
-                            "the test kit starts private servers and belongs on test classpaths only; "
-                                    + "only the benchmark harness and the local grid, which start their own private sources, may use it");
+                            "relays, consumers and appliers run against servers they are given; only the"
+                                    + " quickstart, the local cluster and bench start a grid in a box");
 }

@@ -1,5 +1,8 @@
 package io.changegrid.bench;
 
+import io.changegrid.bench.apply.ApplyCommand;
+import io.changegrid.bench.buffer.BufferCapacityCommand;
+import io.changegrid.bench.cluster.ClusterCommand;
 import io.changegrid.bench.e2e.EndToEndCommand;
 import io.changegrid.bench.harness.OptionProblems;
 import io.changegrid.bench.latency.LatencyCommand;
@@ -19,6 +22,9 @@ import picocli.CommandLine.Command;
  * bin/bench stage2 --consumers 1,2,3       # Table 2: relay to consumers
  * bin/bench e2e --topologies 3x3           # Table 3: binlog to relays to consumers
  * bin/bench latency                        # commit to callback at a steady rate
+ * bin/bench apply --targets postgres       # apply rate of the JDBC applier
+ * bin/bench cluster --members 1,2,3        # consumer group throughput and crash recovery
+ * bin/bench buffer-capacity                # the relay buffer's preload under a 512 MB heap
  * bin/bench scaling                        # all of the above, then the report
  * bin/bench report                         # results files to docs/benchmarks.md and charts
  * bin/bench profile relay-0.jfr            # where a relay's CPU went, from a JFR recording
@@ -38,6 +44,9 @@ import picocli.CommandLine.Command;
             EndToEndCommand.class,
             LatencyCommand.class,
             ScalingCommand.class,
+            ApplyCommand.class,
+            ClusterCommand.class,
+            BufferCapacityCommand.class,
             ReportCommand.class,
             ProfileCommand.class
         })

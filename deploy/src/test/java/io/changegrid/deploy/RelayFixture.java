@@ -1,8 +1,8 @@
 package io.changegrid.deploy;
 
+import io.changegrid.gridkit.server.MariaDbServer;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.config.RelaySettings;
-import io.changegrid.testkit.MariaDbServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

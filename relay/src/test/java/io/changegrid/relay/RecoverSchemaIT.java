@@ -2,8 +2,8 @@ package io.changegrid.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.gridkit.server.MariaDbServer;
 import io.changegrid.testkit.MariaDbExtension;
-import io.changegrid.testkit.MariaDbServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.http.HttpResponse;

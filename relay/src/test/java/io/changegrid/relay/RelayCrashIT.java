@@ -2,6 +2,8 @@ package io.changegrid.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.gridkit.process.JavaProcess;
+import io.changegrid.gridkit.server.FreePort;
 import io.changegrid.testkit.MariaDbExtension;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -37,7 +39,7 @@ class RelayCrashIT {
                 .execute(
                         "CREATE DATABASE shop",
                         "CREATE TABLE shop.orders (id INT PRIMARY KEY, note VARCHAR(200))");
-        int port = RelayProcess.freePort();
+        int port = FreePort.pick();
         Path config = work.resolve("relay.yaml");
         Files.writeString(
                 config,
@@ -65,7 +67,7 @@ class RelayCrashIT {
         StreamClient client = new StreamClient(port);
         Consumer consumer = new Consumer(client);
 
-        RelayProcess first = RelayProcess.start(config, log);
+        JavaProcess first = RelayJvm.start(config, log);
         try {
             awaitHealthy(client, first);
             insert(1, 300);
@@ -78,7 +80,7 @@ class RelayCrashIT {
         }
         insert(701, 900); // committed while the relay is down
 
-        try (RelayProcess second = RelayProcess.start(config, log)) {
+        try (JavaProcess second = RelayJvm.start(config, log)) {
             awaitHealthy(client, second);
             insert(901, 1200);
             consumer.readUntilRows(1200);
@@ -112,7 +114,7 @@ class RelayCrashIT {
         }
     }
 
-    private static void awaitHealthy(StreamClient client, RelayProcess relay) {
+    private static void awaitHealthy(StreamClient client, JavaProcess relay) {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(100, TimeUnit.MILLISECONDS)

@@ -2,7 +2,9 @@ package io.changegrid.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changegrid.testkit.MariaDbConfig;
+import io.changegrid.gridkit.process.JavaProcess;
+import io.changegrid.gridkit.server.FreePort;
+import io.changegrid.gridkit.server.MariaDbConfig;
 import io.changegrid.testkit.MariaDbExtension;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,7 +57,7 @@ class RelayServingMemoryIT {
                 .execute(
                         "CREATE DATABASE shop",
                         "CREATE TABLE shop.blobs (id INT PRIMARY KEY, data LONGBLOB)");
-        int port = RelayProcess.freePort();
+        int port = FreePort.pick();
         Path config = work.resolve("relay.yaml");
         Files.writeString(
                 config,
@@ -83,7 +85,7 @@ class RelayServingMemoryIT {
         Files.deleteIfExists(log);
         StreamClient client = new StreamClient(port);
         ExecutorService consumers = Executors.newFixedThreadPool(CONSUMERS);
-        try (RelayProcess relay = RelayProcess.start(config, log)) {
+        try (JavaProcess relay = RelayJvm.start(config, log)) {
             awaitHealthy(client, relay);
             long start = StreamClient.lastScn(client.get("/v1/stream?from=-1&timeoutMs=0"));
             Watch watch = new Watch(client);
@@ -183,7 +185,7 @@ class RelayServingMemoryIT {
         }
     }
 
-    private static void awaitHealthy(StreamClient client, RelayProcess relay) {
+    private static void awaitHealthy(StreamClient client, JavaProcess relay) {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(100, TimeUnit.MILLISECONDS)
@@ -195,7 +197,7 @@ class RelayServingMemoryIT {
                         });
     }
 
-    private static void awaitParked(StreamClient client, RelayProcess relay, int parked) {
+    private static void awaitParked(StreamClient client, JavaProcess relay, int parked) {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(50, TimeUnit.MILLISECONDS)

@@ -1,5 +1,7 @@
 package io.changegrid.testkit;
 
+import io.changegrid.gridkit.server.EmbeddedZooKeeper;
+
 /**
  * JUnit 5 extension that gives a test class one {@link EmbeddedZooKeeper}, started before its first
  * test and removed after its last, also when tests fail.

@@ -1,5 +1,8 @@
 package io.changegrid.testkit;
 
+import io.changegrid.gridkit.server.MariaDbConfig;
+import io.changegrid.gridkit.server.MariaDbServer;
+
 /**
  * JUnit 5 extension that gives a test class one private {@link MariaDbServer}, started before its
  * first test and stopped and removed after its last, also when tests fail.

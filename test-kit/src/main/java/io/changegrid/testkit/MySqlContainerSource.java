@@ -1,5 +1,9 @@
 package io.changegrid.testkit;
 
+import io.changegrid.gridkit.server.FixtureStartException;
+import io.changegrid.gridkit.server.MariaDbServer;
+import io.changegrid.gridkit.server.ReplicationGrants;
+import io.changegrid.gridkit.server.SourceDatabase;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.junit.jupiter.api.Assumptions;

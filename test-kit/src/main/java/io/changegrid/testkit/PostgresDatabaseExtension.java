@@ -1,5 +1,7 @@
 package io.changegrid.testkit;
 
+import io.changegrid.gridkit.server.PostgresDatabase;
+
 /**
  * JUnit 5 extension that gives a test class one fresh {@link PostgresDatabase}, created before its
  * first test and dropped after its last, also when tests fail.

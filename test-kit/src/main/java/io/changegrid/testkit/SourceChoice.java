@@ -1,5 +1,7 @@
 package io.changegrid.testkit;
 
+import io.changegrid.gridkit.server.MariaDbServer;
+import io.changegrid.gridkit.server.SourceDatabase;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

@@ -1,5 +1,7 @@
 package io.changegrid.testkit;
 
+import io.changegrid.gridkit.server.SourceDatabase;
+
 /**
  * JUnit 5 extension that gives a test class one {@link SourceDatabase} of the {@link SourceChoice}
  * made for the run (MariaDB unless {@code -Dchangegrid.test.source=mysql8}), or of the one a test

@@ -1,25 +1,21 @@
 /**
- * Real servers for changegrid tests, each private to one test class and removed afterwards.
+ * JUnit extensions on grid-kit's private servers ({@link io.changegrid.gridkit.server}), each
+ * server private to one test class and removed afterwards; and MySQL 8 through Testcontainers.
  *
  * <ul>
- *   <li>{@link io.changegrid.testkit.MariaDbServer}: a private {@code mariadbd} with a ROW/FULL
- *       binlog and a replication user, started from the installed MariaDB server; JUnit: {@link
- *       io.changegrid.testkit.MariaDbExtension}.
+ *   <li>{@link io.changegrid.testkit.MariaDbExtension}: a private {@code mariadbd} ({@link
+ *       io.changegrid.gridkit.server.MariaDbServer}).
  *   <li>{@link io.changegrid.testkit.MySqlContainerSource}: MySQL 8 through Testcontainers; skipped
  *       (JUnit assumption) where no Docker engine is reachable.
- *   <li>{@link io.changegrid.testkit.SourceDatabase}: what a CDC test needs from either of the two;
- *       {@link io.changegrid.testkit.SourceDatabaseExtension} picks one by {@link
+ *   <li>{@link io.changegrid.testkit.SourceDatabaseExtension}: a {@link
+ *       io.changegrid.gridkit.server.SourceDatabase}, either of the two, picked by {@link
  *       io.changegrid.testkit.SourceChoice}.
- *   <li>{@link io.changegrid.testkit.EmbeddedZooKeeper}: an in-process ZooKeeper; JUnit: {@link
- *       io.changegrid.testkit.EmbeddedZooKeeperExtension}.
- *   <li>{@link io.changegrid.testkit.PostgresDatabase}: a fresh database on the local PostgreSQL;
- *       JUnit: {@link io.changegrid.testkit.PostgresDatabaseExtension}.
+ *   <li>{@link io.changegrid.testkit.EmbeddedZooKeeperExtension}: an in-process ZooKeeper.
+ *   <li>{@link io.changegrid.testkit.PostgresDatabaseExtension}: a fresh database on the local
+ *       PostgreSQL.
  * </ul>
  *
- * <p>Every fixture is {@link java.lang.AutoCloseable}; {@code close()} is idempotent and removes
- * all it created, even after a start that failed halfway. Fixtures still open when the JVM exits
- * are closed by one shutdown hook, and scratch directories (with any {@code mariadbd}) left by a
- * JVM that was killed are removed by the next start. Fixtures are safe to close from any thread.
+ * <p>Test scope only: JUnit and Testcontainers live here so that no runnable jar ships them.
  *
  * <p>An extension instance serves one test class at a time: one registered on a static field of a
  * shared base class must not serve subclasses that run in parallel (Maven runs classes one after

@@ -3,6 +3,8 @@ package io.changegrid.testkit;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.gridkit.server.EmbeddedZooKeeper;
+import io.changegrid.gridkit.server.FreePort;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

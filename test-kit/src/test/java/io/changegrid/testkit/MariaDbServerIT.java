@@ -10,7 +10,11 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer.CompatibilityMode;
-import io.changegrid.testkit.MariaDbConfig.BinlogFormat;
+import io.changegrid.gridkit.server.FixtureStartException;
+import io.changegrid.gridkit.server.MariaDbConfig;
+import io.changegrid.gridkit.server.MariaDbConfig.BinlogFormat;
+import io.changegrid.gridkit.server.MariaDbServer;
+import io.changegrid.gridkit.server.SourceDatabase;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.Files;
@@ -181,7 +185,7 @@ class MariaDbServerIT {
     }
 
     private static Set<Path> scratchDirectories() throws IOException {
-        var root = MariaDbServer.SCRATCH.root();
+        var root = MariaDbServer.scratchRoot();
         if (!Files.isDirectory(root)) {
             return Set.of();
         }

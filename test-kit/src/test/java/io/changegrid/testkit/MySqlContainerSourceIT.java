@@ -2,6 +2,7 @@ package io.changegrid.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.gridkit.server.SourceDatabase;
 import java.sql.SQLException;
 import java.util.HashMap;
 import org.junit.jupiter.api.Test;

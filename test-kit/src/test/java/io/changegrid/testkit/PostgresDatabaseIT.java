@@ -2,6 +2,8 @@ package io.changegrid.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.gridkit.server.PostgresAddress;
+import io.changegrid.gridkit.server.PostgresDatabase;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,8 @@ package io.changegrid.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.gridkit.server.MariaDbServer;
+import io.changegrid.gridkit.server.SourceDatabase;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Nested;
@@ -33,7 +35,7 @@ class SourceDatabaseExtensionIT {
         @Test
         void shouldShareOuterSourceWhenClassIsNested() {
             assertThat(SOURCE.source()).isInstanceOf(MariaDbServer.class);
-            assertThat(MariaDbServer.SCRATCH.root()).isDirectory();
+            assertThat(MariaDbServer.scratchRoot()).isDirectory();
         }
     }
 }

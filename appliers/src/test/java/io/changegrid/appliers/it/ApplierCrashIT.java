@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplyMode;
+import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.relay.Relay;
 import io.changegrid.testkit.MariaDbExtension;
 import io.changegrid.testkit.PostgresDatabaseExtension;
@@ -148,7 +149,7 @@ class ApplierCrashIT {
         int kills = 6;
         for (int round = 0; round < kills; round++) {
             int before = appliedAudit(target);
-            ApplierProcess applier = ApplierProcess.start(settings, log);
+            JavaProcess applier = ApplierJvm.start(settings, log);
             // Let it apply something first, then kill it wherever it is.
             Awaitility.await()
                     .atMost(Duration.ofSeconds(60))
@@ -172,7 +173,7 @@ class ApplierCrashIT {
         load.join();
         assertThat(loadFailure.get()).isNull();
 
-        try (ApplierProcess applier = ApplierProcess.start(settings, log)) {
+        try (JavaProcess applier = ApplierJvm.start(settings, log)) {
             List<Spec> accounts =
                     List.of(
                             Spec.of("id", Canon.TEXT),

@@ -3,6 +3,7 @@ package io.changegrid.appliers.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.appliers.it.TableContents.Spec;
+import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.relay.Relay;
 import io.changegrid.testkit.MariaDbExtension;
 import io.changegrid.testkit.PostgresDatabaseExtension;
@@ -122,7 +123,7 @@ class BarrierCrashIT {
                         Spec.of("n", Canon.TEXT),
                         Spec.of("customer", Canon.TEXT));
 
-        ApplierProcess first = ApplierProcess.start(settings, log);
+        JavaProcess first = ApplierJvm.start(settings, log);
         try (Connection holder = target.connect()) {
             awaitTarget(
                     first, target, () -> target.count("SELECT count(*) FROM " + db + ".seq") == 4);
@@ -177,7 +178,7 @@ class BarrierCrashIT {
         if (otherRelay) {
             restart.put("relays", Pipeline.url(seqOnlyRelay));
         }
-        try (ApplierProcess second = ApplierProcess.start(restart, log)) {
+        try (JavaProcess second = ApplierJvm.start(restart, log)) {
             awaitTarget(
                     second,
                     target,
@@ -249,8 +250,8 @@ class BarrierCrashIT {
         boolean holds() throws SQLException;
     }
 
-    private static void awaitTarget(
-            ApplierProcess applier, Target target, TargetCondition condition) throws Exception {
+    private static void awaitTarget(JavaProcess applier, Target target, TargetCondition condition)
+            throws Exception {
         try {
             Awaitility.await()
                     .atMost(Duration.ofSeconds(60))

@@ -6,6 +6,7 @@ import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.JdbcApplier;
 import io.changegrid.consumer.Consumer;
+import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.policy.conflict.ConflictResolver;
 import io.changegrid.relay.Relay;
 import io.changegrid.testkit.MariaDbExtension;
@@ -288,7 +289,7 @@ class ConflictIT {
         }
         settings.put("apply.consumerGroup", "main_lww");
         settings.put("apply.conflict", "last-writer-wins-by-commit-time");
-        try (ApplierProcess applier = ApplierProcess.start(settings, work.resolve("applier.log"))) {
+        try (JavaProcess applier = ApplierJvm.start(settings, work.resolve("applier.log"))) {
             awaitRow(applier, "main_lww", "id=1 | v=one | _cg_source=1");
             target.execute(
                     "UPDATE main_lww.t SET v = 'elsewhere', _cg_source = 2, _cg_scn = 5,"
@@ -304,7 +305,7 @@ class ConflictIT {
         }
     }
 
-    private static void awaitRow(ApplierProcess applier, String database, String row)
+    private static void awaitRow(JavaProcess applier, String database, String row)
             throws Exception {
         try {
             Awaitility.await()

@@ -3,6 +3,7 @@ package io.changegrid.appliers.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.appliers.it.TableContents.Spec;
+import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.relay.Relay;
 import io.changegrid.testkit.MariaDbExtension;
 import io.changegrid.testkit.PostgresDatabaseExtension;
@@ -142,7 +143,7 @@ class ParkCrashIT {
                 " WHERE consumer_group = '" + DB + "' AND table_name = '" + DB + ".parked_t'";
 
         // Killed while the parked table's changes are being recorded.
-        ApplierProcess first = ApplierProcess.start(settings, log);
+        JavaProcess first = ApplierJvm.start(settings, log);
         try (Connection connection = SOURCE.server().connect();
                 Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
@@ -170,7 +171,7 @@ class ParkCrashIT {
             }
             connection.commit();
         }
-        ApplierProcess second = ApplierProcess.start(settings, log);
+        JavaProcess second = ApplierJvm.start(settings, log);
         try {
             Awaitility.await()
                     .atMost(Duration.ofSeconds(90))
@@ -226,7 +227,7 @@ class ParkCrashIT {
         System.out.println("killed while replaying: recorded changes left=" + leftRecorded);
         assertThat(leftRecorded).as("killed mid-replay").isBetween(1L, (long) ROWS);
 
-        try (ApplierProcess third = ApplierProcess.start(settings, log)) {
+        try (JavaProcess third = ApplierJvm.start(settings, log)) {
             SOURCE.server()
                     .execute("INSERT INTO " + DB + ".healthy VALUES (" + (ROWS + 2) + ", 0)");
             Awaitility.await()

@@ -1,7 +1,7 @@
 package io.changegrid.appliers.it;
 
-import io.changegrid.testkit.MariaDbServer;
-import io.changegrid.testkit.PostgresDatabase;
+import io.changegrid.gridkit.server.MariaDbServer;
+import io.changegrid.gridkit.server.PostgresDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

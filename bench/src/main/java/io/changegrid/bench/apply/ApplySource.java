@@ -1,8 +1,8 @@
 package io.changegrid.bench.apply;
 
+import io.changegrid.gridkit.server.MariaDbServer;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.config.RelaySettings;
-import io.changegrid.testkit.MariaDbServer;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;

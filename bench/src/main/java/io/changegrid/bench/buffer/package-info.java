@@ -1,5 +1,5 @@
 /**
- * JMH benchmarks of the relay's event buffer: appending whitepaper-shaped transactions and copying
- * them out to a reader.
+ * The relay buffer's sizing claim, measured ({@code bench buffer-capacity}); the buffer's JMH
+ * benchmarks are in module bench-jmh.
  */
 package io.changegrid.bench.buffer;

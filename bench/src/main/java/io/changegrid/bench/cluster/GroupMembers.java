@@ -1,7 +1,8 @@
 package io.changegrid.bench.cluster;
 
-import io.changegrid.bench.harness.JavaProcess;
+import io.changegrid.bench.harness.BenchJvm;
 import io.changegrid.consumer.group.ConsumerMain;
+import io.changegrid.gridkit.process.JavaProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -63,13 +64,15 @@ final class GroupMembers implements AutoCloseable {
                         "");
         Files.writeString(config, yaml, StandardCharsets.UTF_8);
         List<String> command =
-                JavaProcess.command(
+                BenchJvm.command(
                         "512m",
                         List.of(
                                 "-Dlogback.configurationFile=io/changegrid/consumer/logback-consumer.xml"),
                         ConsumerMain.class.getName(),
                         List.of("--config", config.toString()));
-        running.put(instance, JavaProcess.start(command, directory.resolve(instance + ".log")));
+        running.put(
+                instance,
+                JavaProcess.start(command, directory.resolve(instance + ".log")).process());
     }
 
     /** {@code kill -9}: the member's sessions are left to expire. */

@@ -1,2 +1,5 @@
-/** JMH benchmarks of the event codec: frame encode, header read, frame check and full decode. */
+/**
+ * The whitepaper's row shape ({@link io.changegrid.bench.codec.WhitepaperRows}): three tables of
+ * ~1,100-byte rows, shared by the buffer-capacity run and the JMH benchmarks (module bench-jmh).
+ */
 package io.changegrid.bench.codec;

@@ -1,9 +1,10 @@
 package io.changegrid.bench.consumer;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.changegrid.bench.harness.JavaProcess;
+import io.changegrid.bench.harness.BenchJvm;
 import io.changegrid.bench.harness.ProgressLine;
 import io.changegrid.bench.harness.ResultFile;
+import io.changegrid.gridkit.process.JavaProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -74,13 +75,13 @@ public final class ConsumerFleet implements AutoCloseable {
     private void launch(ConsumerSpec spec, String heap, List<String> javaOptions, Path work)
             throws IOException {
         List<String> command =
-                JavaProcess.command(
+                BenchJvm.command(
                         heap, javaOptions, MeasuringConsumerMain.class.getName(), spec.arguments());
         if (spec.index() == 0) {
             System.err.println("consumer command: " + JavaProcess.describe(command));
         }
         Path log = work.resolve("consumer-" + spec.index() + ".log");
-        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        Process process = JavaProcess.startReadingOutput(command, log);
         processes.add(process);
         logs.add(log);
         int index = spec.index();

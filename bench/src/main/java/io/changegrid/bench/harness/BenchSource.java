@@ -1,8 +1,9 @@
 package io.changegrid.bench.harness;
 
 import io.changegrid.fetchers.mysql.BinlogPosition;
-import io.changegrid.testkit.MariaDbConfig;
-import io.changegrid.testkit.MariaDbServer;
+import io.changegrid.gridkit.process.JavaProcess;
+import io.changegrid.gridkit.server.MariaDbConfig;
+import io.changegrid.gridkit.server.MariaDbServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

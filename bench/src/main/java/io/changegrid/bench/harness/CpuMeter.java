@@ -1,5 +1,6 @@
 package io.changegrid.bench.harness;
 
+import io.changegrid.gridkit.process.JavaProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package io.changegrid.bench.latency;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changegrid.bench.harness.BenchJvm;
 import io.changegrid.bench.harness.BenchSource;
-import io.changegrid.bench.harness.JavaProcess;
 import io.changegrid.bench.harness.OptionProblems;
 import io.changegrid.bench.harness.ResultFile;
 import io.changegrid.bench.harness.SourceOptions;
@@ -14,6 +14,8 @@ import io.changegrid.bench.relay.RelayFleet;
 import io.changegrid.bench.relay.RelayOptions;
 import io.changegrid.bench.relay.RelayPlan;
 import io.changegrid.fetchers.mysql.BinlogPosition;
+import io.changegrid.gridkit.load.PacedLoad;
+import io.changegrid.gridkit.process.JavaProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,11 +24,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -117,15 +119,13 @@ public final class LatencyCommand implements Callable<Integer> {
             Path work)
             throws Exception {
         List<String> command =
-                JavaProcess.command(
+                BenchJvm.command(
                         "512m",
                         List.of(),
                         LatencyConsumerMain.class.getName(),
                         List.of(relayUrl, Integer.toString(warmup), Integer.toString(count)));
         Process consumer =
-                new ProcessBuilder(command)
-                        .redirectError(work.resolve("latency-consumer.log").toFile())
-                        .start();
+                JavaProcess.startReadingOutput(command, work.resolve("latency-consumer.log"));
         try (BufferedReader output =
                 new BufferedReader(
                         new InputStreamReader(consumer.getInputStream(), StandardCharsets.UTF_8))) {
@@ -136,23 +136,24 @@ public final class LatencyCommand implements Callable<Integer> {
             }
             connection.setAutoCommit(false);
             String payload = "x".repeat(180);
-            long interval = 1_000_000_000L / rate;
-            long next = System.nanoTime();
             try (PreparedStatement insert =
-                    connection.prepareStatement(
-                            "INSERT INTO `" + database + "`.latency VALUES (?, ?, ?)")) {
-                for (int id = 1; id <= warmup + count; id++) {
-                    insert.setLong(1, id);
-                    insert.setLong(2, System.nanoTime());
-                    insert.setString(3, payload);
-                    insert.executeUpdate();
-                    connection.commit();
-                    next += interval;
-                    long wait = next - System.nanoTime();
-                    if (wait > 0) {
-                        LockSupport.parkNanos(wait); // pacing the load, not timing a result
-                    }
-                }
+                            connection.prepareStatement(
+                                    "INSERT INTO `" + database + "`.latency VALUES (?, ?, ?)");
+                    PacedLoad load =
+                            PacedLoad.start(
+                                    "latency",
+                                    warmup + count,
+                                    rate,
+                                    id -> {
+                                        insert.setLong(1, id);
+                                        insert.setLong(2, System.nanoTime());
+                                        insert.setString(3, payload);
+                                        insert.executeUpdate();
+                                        connection.commit();
+                                        return 1;
+                                    })) {
+                // The schedule's length, and as long again for a slow source.
+                load.awaitDone(Duration.ofSeconds(2L * (warmup + count) / rate + 60));
             }
             String result = lineStartingWith(output, "{\"count\"");
             if (!consumer.waitFor(5, TimeUnit.MINUTES)

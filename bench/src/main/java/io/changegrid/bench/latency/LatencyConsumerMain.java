@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * processes), and after {@code count} rows prints p50/p90/p99/p99.9/max in milliseconds as one JSON
  * line.
  *
- * <pre>java -cp benchmarks.jar io.changegrid.bench.latency.LatencyConsumerMain URL WARMUP COUNT
+ * <pre>java -cp bench.jar io.changegrid.bench.latency.LatencyConsumerMain URL WARMUP COUNT
  * </pre>
  *
  * <p>Rows with ids up to {@code WARMUP} are not counted.

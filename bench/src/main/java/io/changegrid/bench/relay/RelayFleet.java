@@ -6,6 +6,7 @@ import io.changegrid.bench.harness.CpuMeter;
 import io.changegrid.bench.harness.ProgressLine;
 import io.changegrid.fetchers.mysql.BinlogPosition;
 import io.changegrid.fetchers.mysql.ResumePosition;
+import io.changegrid.gridkit.server.FreePort;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ public final class RelayFleet implements AutoCloseable {
     public static List<Integer> freePorts(int count) throws java.io.IOException {
         List<Integer> ports = new ArrayList<>();
         while (ports.size() < count) {
-            int port = RelayProcess.freePort();
+            int port = FreePort.pick();
             if (!ports.contains(port)) {
                 ports.add(port);
             }

@@ -2,13 +2,13 @@ package io.changegrid.bench.relay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changegrid.bench.harness.BenchJvm;
 import io.changegrid.bench.harness.BenchSource;
-import io.changegrid.bench.harness.JavaProcess;
 import io.changegrid.bench.harness.ResultFile;
 import io.changegrid.fetchers.mysql.BinlogPosition;
+import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.protocol.RelayApi;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,7 +62,7 @@ public final class RelayProcess implements AutoCloseable {
                             .replace("{run}", work.getFileName().toString()));
         }
         List<String> command =
-                JavaProcess.command(
+                BenchJvm.command(
                         plan.heap(),
                         jvm,
                         "io.changegrid.relay.RelayMain",
@@ -71,7 +71,8 @@ public final class RelayProcess implements AutoCloseable {
             System.err.println("relay command: " + JavaProcess.describe(command));
         }
         Path log = work.resolve("relay-" + index + ".log");
-        return new RelayProcess(index, JavaProcess.start(command, log), RelayFleet.url(port), log);
+        return new RelayProcess(
+                index, JavaProcess.start(command, log).process(), RelayFleet.url(port), log);
     }
 
     private static ObjectNode config(
@@ -165,12 +166,5 @@ public final class RelayProcess implements AutoCloseable {
     public void close() {
         statusGet.close();
         JavaProcess.stop(process);
-    }
-
-    /** A TCP port free now, for a relay's HTTP API. */
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -8,10 +8,11 @@ import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import io.changegrid.bench.harness.BenchJvm;
 import io.changegrid.bench.harness.BenchSource;
-import io.changegrid.bench.harness.JavaProcess;
 import io.changegrid.bench.harness.ResultFile;
 import io.changegrid.fetchers.mysql.BinlogPosition;
+import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.relay.RelayMain;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -45,7 +46,7 @@ public final class BareBinlogReader {
             BenchSource source, BinlogPosition from, BinlogPosition to, String heap, Path log)
             throws IOException, InterruptedException {
         List<String> command =
-                JavaProcess.command(
+                BenchJvm.command(
                         heap,
                         List.of(),
                         BareBinlogReader.class.getName(),
@@ -56,7 +57,8 @@ public final class BareBinlogReader {
                                 source.password(),
                                 from.toString(),
                                 to.toString()));
-        Process process = JavaProcess.start(command, log);
+        Files.deleteIfExists(log); // the result is read back from it: no earlier run's line
+        Process process = JavaProcess.start(command, log).process();
         if (process.waitFor() != 0) {
             throw new IllegalStateException("bare reader failed: log=" + log);
         }

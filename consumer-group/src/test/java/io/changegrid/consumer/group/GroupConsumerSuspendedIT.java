@@ -3,7 +3,7 @@ package io.changegrid.consumer.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.consumer.api.CallbackResult;
-import io.changegrid.testkit.EmbeddedZooKeeper;
+import io.changegrid.gridkit.server.EmbeddedZooKeeper;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.changegrid.deploy.cluster;
 
+import io.changegrid.gridkit.process.JavaProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,11 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * One JVM of a local cluster: started in the background on the launcher's class path, its output
- * appended to {@code logs/<name>.log} and its process id written to {@code pids/<name>.pid}, so
- * that a later {@code stop} (another launcher process) and tests find it. A process is only ever
- * signalled if its command line still names the cluster directory, so a recycled process id never
- * hits an unrelated process.
+ * One JVM of a local cluster: started in the background on the launcher's class path by {@link
+ * JavaProcess}, its output appended to {@code logs/<name>.log} and its process id written to {@code
+ * pids/<name>.pid}, so that a later {@code stop} (another launcher process) and tests find it. A
+ * process is only ever signalled if its command line still names the cluster directory, so a
+ * recycled process id never hits an unrelated process.
  */
 final class ChildProcess {
 
@@ -37,24 +38,15 @@ final class ChildProcess {
             Class<?> main,
             List<String> args)
             throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(javaOptions);
-        command.add(LOGBACK);
+        List<String> options = new ArrayList<>(javaOptions);
+        options.add(LOGBACK);
         // Names the cluster directory on the command line, so stop() can recognize the process.
-        command.add("-Dchangegrid.cluster=" + directory.root());
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(main.getName());
-        command.addAll(args);
-        Path log = directory.log(name);
-        Files.createDirectories(log.getParent());
+        options.add("-Dchangegrid.cluster=" + directory.root());
         Process process =
-                new ProcessBuilder(command)
-                        .redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                        .redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
-                        .start();
+                JavaProcess.start(
+                                JavaProcess.command(options, main.getName(), args),
+                                directory.log(name))
+                        .process();
         Path pid = directory.pidFile(name);
         Files.createDirectories(pid.getParent());
         Files.writeString(pid, Long.toString(process.pid()), StandardCharsets.US_ASCII);
@@ -131,16 +123,6 @@ final class ChildProcess {
     }
 
     static String logTail(ClusterDirectory directory, String name) throws IOException {
-        Path log = directory.log(name);
-        if (!Files.exists(log)) {
-            return "(no log)";
-        }
-        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    }
-
-    private static java.io.File nullDevice() {
-        return new java.io.File(
-                System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+        return JavaProcess.logTail(directory.log(name), 30);
     }
 }

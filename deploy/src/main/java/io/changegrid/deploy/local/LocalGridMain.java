@@ -9,12 +9,13 @@ import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.checkpoint.FileCheckpointStore;
 import io.changegrid.consumer.sink.JsonLinesFileCallback;
+import io.changegrid.gridkit.load.PacedLoad;
+import io.changegrid.gridkit.server.MariaDbConfig;
+import io.changegrid.gridkit.server.MariaDbServer;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.RelayMain;
 import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.http.RelayStatus;
-import io.changegrid.testkit.MariaDbConfig;
-import io.changegrid.testkit.MariaDbServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -193,15 +194,12 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 } else {
                     out.printf("  consumer JSON lines to %s%n%n", events.toAbsolutePath());
                 }
-                DemoLoad demo = new DemoLoad(load, transactions, rate);
-                Thread loadThread = new Thread(demo, "demo-load");
-                loadThread.start();
+                PacedLoad demo = DemoLoad.start(load, transactions, rate);
                 boolean caughtUp = false;
                 try {
-                    caughtUp = progress(demo, loadThread, relay, consumer);
+                    caughtUp = progress(demo, relay, consumer);
                 } finally {
-                    demo.stop();
-                    loadThread.join(TimeUnit.SECONDS.toMillis(10));
+                    demo.close();
                     consumer.stop();
                     consumer.awaitTermination(Duration.ofSeconds(10));
                     consumer.close();
@@ -253,8 +251,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
     }
 
     /** Prints progress every second; true once the consumer caught up with the finished load. */
-    private boolean progress(DemoLoad demo, Thread loadThread, Relay relay, Consumer consumer)
-            throws Exception {
+    private boolean progress(PacedLoad demo, Relay relay, Consumer consumer) throws Exception {
         long startNanos = System.nanoTime();
         long lastEvents = 0;
         long lastNanos = startNanos;
@@ -276,14 +273,14 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                     rate,
                     Math.max(0, consumerStatus.lagMillis()),
                     consumerStatus.state());
-            if (demo.failure() != null) {
-                throw new IllegalStateException("demo load failed", demo.failure());
+            if (demo.failure().isPresent()) {
+                throw new IllegalStateException("demo load failed", demo.failure().get());
             }
             if (consumer.failure().isPresent()) {
                 throw consumer.failure().get();
             }
             boolean caughtUp =
-                    !loadThread.isAlive()
+                    !demo.isRunning()
                             && consumerStatus.checkpointScn() >= relay.buffer().newestScn()
                             && relayStatus.lastPublishedScn() >= 0;
             if (caughtUp) {
@@ -296,7 +293,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
 
     /** Rows per target table against the source's; true when every count agrees. */
     private boolean targetSummary(
-            DemoLoad demo,
+            PacedLoad demo,
             Consumer consumer,
             JdbcApplier applier,
             QuickstartTarget database,
@@ -317,7 +314,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
     }
 
     /** Events per table and operation, read back from the JSON lines file. */
-    private boolean summary(DemoLoad demo, Consumer consumer, Path events) throws IOException {
+    private boolean summary(PacedLoad demo, Consumer consumer, Path events) throws IOException {
         Map<String, Map<String, Long>> perTable = new TreeMap<>();
         Pattern line =
                 Pattern.compile("\"op\":\"(\\w+)\".*?\"db\":\"(\\w+)\",\"table\":\"(\\w+)\"");

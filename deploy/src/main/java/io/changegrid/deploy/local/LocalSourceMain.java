@@ -1,7 +1,7 @@
 package io.changegrid.deploy.local;
 
-import io.changegrid.testkit.MariaDbConfig;
-import io.changegrid.testkit.MariaDbServer;
+import io.changegrid.gridkit.server.MariaDbConfig;
+import io.changegrid.gridkit.server.MariaDbServer;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.changegrid.deploy.local;
 
-import io.changegrid.testkit.EmbeddedZooKeeper;
+import io.changegrid.gridkit.server.EmbeddedZooKeeper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,83 +1,71 @@
 package io.changegrid.deploy.cluster;
 
+import io.changegrid.gridkit.load.PacedLoad;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
+import java.time.Duration;
 
 /**
  * Inserts rows {@code 1..rows} into {@code shop.items}, one transaction each, at a steady rate on a
- * thread of its own: a stream of changes spread over every partition by key hash.
+ * thread of its own ({@link PacedLoad}): a stream of changes spread over every partition by key
+ * hash.
  */
 final class RowLoad implements AutoCloseable {
 
     static final String TABLE = "items";
 
     private final Connection connection;
-    private final AtomicLong committed = new AtomicLong();
-    private final CompletableFuture<Void> done;
-    private volatile boolean stopped;
+    private final PacedLoad load;
 
-    private RowLoad(Connection connection, int rows, int perSecond) {
+    private RowLoad(Connection connection, PacedLoad load) {
         this.connection = connection;
-        this.done = CompletableFuture.runAsync(() -> insert(rows, perSecond));
+        this.load = load;
     }
 
     /** Creates the table and starts inserting. */
-    static RowLoad start(Connection connection, int rows, int perSecond) throws Exception {
+    static RowLoad start(Connection connection, int rows, int perSecond) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(
                     "CREATE TABLE IF NOT EXISTS shop.items (id BIGINT PRIMARY KEY, note VARCHAR(60))");
         }
-        return new RowLoad(connection, rows, perSecond);
+        PreparedStatement insert =
+                connection.prepareStatement("INSERT INTO shop.items VALUES (?, ?)");
+        PacedLoad load =
+                PacedLoad.start(
+                        "items",
+                        rows,
+                        perSecond,
+                        new PacedLoad.Transaction() {
+                            @Override
+                            public long run(long id) throws SQLException {
+                                insert.setLong(1, id);
+                                insert.setString(2, "item " + id);
+                                return insert.executeUpdate();
+                            }
+
+                            @Override
+                            public void close() throws SQLException {
+                                insert.close();
+                            }
+                        });
+        return new RowLoad(connection, load);
     }
 
     long committed() {
-        return committed.get();
+        return load.committedTransactions();
     }
 
     /** Waits until every row is committed; rethrows the load's failure. */
-    void awaitDone(long seconds) throws Exception {
-        done.get(seconds, TimeUnit.SECONDS);
-    }
-
-    private void insert(int rows, int perSecond) {
-        long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
-        long next = System.nanoTime();
-        try (PreparedStatement insert =
-                connection.prepareStatement("INSERT INTO shop.items VALUES (?, ?)")) {
-            for (long id = 1; id <= rows && !stopped; id++) {
-                insert.setLong(1, id);
-                insert.setString(2, "item " + id);
-                insert.executeUpdate();
-                committed.incrementAndGet();
-                next += interval;
-                long wait = next - System.nanoTime();
-                if (wait > 0) {
-                    LockSupport.parkNanos(wait);
-                }
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("load failed after rows=" + committed.get(), e);
-        }
+    void awaitDone(long seconds) throws InterruptedException {
+        load.awaitDone(Duration.ofSeconds(seconds));
     }
 
     @Override
     public void close() throws SQLException {
-        stopped = true;
-        try {
-            done.get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            // Closing after a failure the test reports itself, through awaitDone.
-        }
+        // A failure is the test's to report, through awaitDone; closing only stops the load.
+        load.close();
         connection.close();
     }
 }

@@ -3,7 +3,7 @@ package io.changegrid.consumer.group.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
-import io.changegrid.testkit.EmbeddedZooKeeper;
+import io.changegrid.gridkit.server.EmbeddedZooKeeper;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -2,8 +2,8 @@ package io.changegrid.fetchers.mysql;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.changegrid.gridkit.server.MariaDbConfig;
 import io.changegrid.policy.capture.TableFilter;
-import io.changegrid.testkit.MariaDbConfig;
 import io.changegrid.testkit.MariaDbExtension;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

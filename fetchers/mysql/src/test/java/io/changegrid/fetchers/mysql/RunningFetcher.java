@@ -1,8 +1,8 @@
 package io.changegrid.fetchers.mysql;
 
+import io.changegrid.gridkit.server.SourceDatabase;
 import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.policy.capture.TableFilter;
-import io.changegrid.testkit.SourceDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -1,0 +1,22 @@
+package io.changegrid.relay;
+
+import io.changegrid.gridkit.process.JavaProcess;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Starts a relay as its own JVM, from a YAML file, so that a test can {@code kill -9} it. */
+final class RelayJvm {
+
+    private RelayJvm() {}
+
+    /** Starts {@link RelayMain} with {@code configFile}, its output appended to {@code log}. */
+    static JavaProcess start(Path configFile, Path log) throws IOException {
+        return JavaProcess.start(
+                JavaProcess.command(
+                        List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m"),
+                        RelayMain.class.getName(),
+                        List.of("--config", configFile.toString())),
+                log);
+    }
+}
