@@ -40,4 +40,16 @@ public interface TransactionSink {
             long commitTimeMicros,
             String resumePosition)
             throws InterruptedException;
+
+    /**
+     * The resume position a restarted relay would read from, as last forced to disk: the oldest
+     * point the relay may still need from the source. A source that holds its log for a reader (a
+     * PostgreSQL replication slot) releases only what lies before it. {@code null} while nothing
+     * was forced yet; then the fetcher keeps everything from its start position.
+     *
+     * <p>May be called from the fetcher's thread at any time.
+     */
+    default String durablePosition() {
+        return null;
+    }
 }

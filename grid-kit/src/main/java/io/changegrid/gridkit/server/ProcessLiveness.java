@@ -12,10 +12,11 @@ import java.nio.file.Path;
  * ProcessHandle#isAlive()} reports a zombie as alive. A zombie has released its files and will
  * never run again, which is all the reaper of scratch directories needs to know.
  */
-final class ProcessLiveness {
+public final class ProcessLiveness {
     private ProcessLiveness() {}
 
-    static boolean running(ProcessHandle process) {
+    /** Whether {@code process} runs: alive and not a zombie. */
+    public static boolean running(ProcessHandle process) {
         return process.isAlive() && !zombie(process.pid());
     }
 

@@ -42,6 +42,11 @@ public final class Publisher implements TransactionSink {
     private String previousPosition;
     private long syncedNanos = System.nanoTime();
 
+    /** The replay position last saved, and the one last forced to disk. */
+    private String savedPosition;
+
+    private volatile String durablePosition;
+
     public Publisher(
             EventBuffer buffer,
             PositionStore positions,
@@ -106,9 +111,10 @@ public final class Publisher implements TransactionSink {
             oldest = segmentStarts.firstEntry();
         }
         positions.save(scn, oldest.getValue().floorScn(), oldest.getValue().position());
+        savedPosition = oldest.getValue().position();
         long now = System.nanoTime();
         if (now - syncedNanos >= syncIntervalNanos) {
-            positions.sync();
+            sync();
             syncedNanos = now;
         }
 
@@ -122,6 +128,18 @@ public final class Publisher implements TransactionSink {
     /** Forces the replay point to disk now, e.g. on shutdown. */
     public void sync() {
         positions.sync();
+        if (savedPosition != null) {
+            durablePosition = savedPosition;
+        }
+    }
+
+    /**
+     * The replay position last forced to disk: a source may release its log before it (a PostgreSQL
+     * slot's confirmed flush), never past it.
+     */
+    @Override
+    public String durablePosition() {
+        return durablePosition;
     }
 
     /** The SCN last published, or -1. */

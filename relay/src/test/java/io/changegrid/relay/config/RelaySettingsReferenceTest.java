@@ -32,7 +32,12 @@ class RelaySettingsReferenceTest {
                         + ConfigReference.section(
                                 "source.type: mysql",
                                 "MySQL and MariaDB, read from the binlog (the default).",
-                                FetcherProviders.find("mysql").settings());
+                                FetcherProviders.find("mysql").settings())
+                        + ConfigReference.section(
+                                "source.type: postgresql",
+                                "PostgreSQL, read by logical decoding (pgoutput); see"
+                                        + " [sources/postgresql.md](sources/postgresql.md).",
+                                FetcherProviders.find("postgresql").settings());
         if ("true".equals(System.getenv("CHANGEGRID_WRITE_DOCS"))) {
             Files.writeString(PAGE, generated);
         }

@@ -1,0 +1,244 @@
+package io.changegrid.fetchers.postgresql;
+
+import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.fetchers.FetchPosition;
+import io.changegrid.fetchers.Fetcher;
+import io.changegrid.fetchers.TransactionSink;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.postgresql.PGConnection;
+import org.postgresql.replication.LogSequenceNumber;
+import org.postgresql.replication.PGReplicationStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one PostgreSQL database's changes from a pgoutput logical replication slot (protocol 1, the
+ * configured publication) and hands whole transactions to a sink: the control loop of a PostgreSQL
+ * fetcher.
+ *
+ * <p>The slot's confirmed-flush position advances only to the relay's durable replay point ({@link
+ * TransactionSink#durablePosition()}), so the server keeps every transaction a restarted relay
+ * would read again. A lost connection is retried with exponential backoff from the last complete
+ * transaction; what retrying cannot fix stops {@link #run} with a {@link FetchFailedException}.
+ *
+ * <p>Threading: {@link #run} blocks the calling thread (the relay's fetcher thread), which reads,
+ * decodes, assembles and hands to the sink; {@link #stop} and the getters may be called from any
+ * thread.
+ */
+public final class PgOutputFetcher implements Fetcher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PgOutputFetcher.class);
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+
+    /** How long an idle read waits before asking again; pgjdbc's own blocking read polls alike. */
+    private static final long IDLE_WAIT_MILLIS = 10;
+
+    private final PostgresFetcherConfig config;
+    private final SchemaRegistry registry;
+    private final PgTransactionAssembler assembler;
+    private final PgOutputDecoder decoder = new PgOutputDecoder();
+    private final TransactionSink sink;
+    private final PgCatalog catalog;
+    private final SourceEndProbe sourceEnd;
+    private volatile boolean stopped;
+    private long flushed;
+
+    private PgOutputFetcher(
+            PostgresFetcherConfig config,
+            SchemaRegistry registry,
+            PgCatalog catalog,
+            TransactionSink sink,
+            Lsn start) {
+        this.config = config;
+        this.registry = registry;
+        this.catalog = catalog;
+        this.sink = sink;
+        this.assembler = new PgTransactionAssembler(config, registry, catalog, sink, start);
+        this.sourceEnd = new SourceEndProbe(config);
+    }
+
+    /**
+     * Checks the source, creates the publication and slot if missing, registers the captured
+     * tables' schemas (in name order, so table ids are the same on every relay) and positions the
+     * fetcher at {@code resumePosition} or where the settings say.
+     *
+     * @throws FetchFailedException naming every problem
+     */
+    static PgOutputFetcher open(
+            PostgresFetcherConfig config, String resumePosition, TransactionSink sink)
+            throws SQLException {
+        Connection connection =
+                DriverManager.getConnection(config.jdbcUrl(), config.properties(false));
+        PgCatalog catalog = new PgCatalog(connection);
+        try {
+            Map<PgCatalog.Table, List<PgCatalog.TypedColumn>> columns = new LinkedHashMap<>();
+            for (var table : catalog.capturedTables(config.capture())) {
+                columns.put(table, catalog.columns(table.oid()));
+            }
+            if (SourceChecks.run(connection, config, columns)) {
+                String create =
+                        SourceChecks.createStatement(config.publication(), columns.keySet());
+                try (var statement = connection.createStatement()) {
+                    statement.execute(create);
+                }
+                LOG.info("publication created: {}", create);
+            }
+            Lsn start = ReplicationSlot.position(connection, config, resumePosition);
+            SchemaRegistry registry = new SchemaRegistry();
+            columns.forEach(
+                    (table, typed) -> {
+                        try {
+                            registry.register(
+                                    table.schema(),
+                                    table.name(),
+                                    typed.stream().map(PgCatalog.TypedColumn::column).toList(),
+                                    catalog.primaryKey(table.oid()));
+                        } catch (SQLException e) {
+                            throw new FetchFailedException(
+                                    "cannot read primary key: table=" + table.qualifiedName(), e);
+                        }
+                    });
+            LOG.info(
+                    "postgresql fetcher positioned: slot={}, publication={}, start={}, tables={}",
+                    config.slot(),
+                    config.publication(),
+                    start,
+                    columns.size());
+            return new PgOutputFetcher(config, registry, catalog, sink, start);
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void run() throws InterruptedException {
+        Duration backoff = FIRST_BACKOFF;
+        try {
+            while (!stopped) {
+                Lsn from = assembler.committed();
+                long startedNanos = System.nanoTime();
+                try {
+                    stream(from);
+                } catch (SQLException e) {
+                    if (stopped) {
+                        break;
+                    }
+                    assembler.abandonOpenTransaction();
+                    if (System.nanoTime() - startedNanos > TimeUnit.SECONDS.toNanos(10)) {
+                        backoff = FIRST_BACKOFF; // the connection had worked: back off afresh
+                    }
+                    LOG.warn(
+                            "replication connection lost, reconnecting: position={}, in={}ms, cause={}",
+                            assembler.committed(),
+                            backoff.toMillis(),
+                            e.toString());
+                    Thread.sleep(backoff.toMillis());
+                    backoff = min(backoff.multipliedBy(2), config.reconnectBackoffMax());
+                }
+            }
+        } finally {
+            sourceEnd.close();
+            closeCatalog();
+            LOG.info("postgresql fetcher stopped: position={}", assembler.committed());
+        }
+    }
+
+    private void stream(Lsn from) throws SQLException, InterruptedException {
+        LOG.info(
+                "starting replication: host={}, port={}, slot={}, position={}",
+                config.host(),
+                config.port(),
+                config.slot(),
+                from);
+        try (Connection connection =
+                        DriverManager.getConnection(config.jdbcUrl(), config.properties(true));
+                PGReplicationStream stream =
+                        connection
+                                .unwrap(PGConnection.class)
+                                .getReplicationAPI()
+                                .replicationStream()
+                                .logical()
+                                .withSlotName(config.slot())
+                                .withSlotOption("proto_version", 1)
+                                .withSlotOption("publication_names", config.publication())
+                                .withStartPosition(LogSequenceNumber.valueOf(from.value()))
+                                .withStatusInterval(
+                                        (int) config.statusInterval().toMillis(),
+                                        TimeUnit.MILLISECONDS)
+                                .start()) {
+            while (!stopped) {
+                ByteBuffer message = stream.readPending();
+                if (message == null) {
+                    assembler.idle();
+                    confirmDurable(stream);
+                    TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MILLIS);
+                    continue;
+                }
+                decoder.decode(message, assembler);
+            }
+            confirmDurable(stream);
+            stream.forceUpdateStatus();
+        }
+    }
+
+    /** Lets the server release WAL before the relay's durable replay point, and no further. */
+    private void confirmDurable(PGReplicationStream stream) {
+        String durable = sink.durablePosition();
+        if (durable == null) {
+            return;
+        }
+        long lsn = Lsn.parse(durable).value();
+        if (lsn > flushed) {
+            stream.setFlushedLSN(LogSequenceNumber.valueOf(lsn));
+            stream.setAppliedLSN(LogSequenceNumber.valueOf(lsn));
+            flushed = lsn;
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) > 0 ? b : a;
+    }
+
+    private void closeCatalog() {
+        try {
+            catalog.close();
+        } catch (SQLException e) {
+            LOG.debug("closing the catalog connection failed; it is being dropped anyway", e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+    }
+
+    @Override
+    public FetchPosition position() {
+        return new FetchPosition(assembler.committedScn(), assembler.committed().toString());
+    }
+
+    @Override
+    public long lagScn() {
+        long end = sourceEnd.currentLsn();
+        return end < 0 ? -1 : Math.max(0, end - assembler.committed().value());
+    }
+
+    @Override
+    public SchemaRegistry sourceSchemas() {
+        return registry;
+    }
+
+    @Override
+    public SchemaRegistry publishedSchemas() {
+        return assembler.published();
+    }
+}
