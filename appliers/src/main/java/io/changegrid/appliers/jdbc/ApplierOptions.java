@@ -2,6 +2,7 @@ package io.changegrid.appliers.jdbc;
 
 import io.changegrid.appliers.batch.Partitioner;
 import io.changegrid.appliers.schema.SchemaChangeMode;
+import io.changegrid.appliers.schema.WriteOrder;
 import io.changegrid.policy.conflict.ConflictResolver;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,26 @@ public record ApplierOptions(
                 conflicts,
                 mode,
                 parkRefusedTables);
+    }
+
+    /**
+     * Whether these settings let rows go in source commit order, which target tables with unique
+     * keys besides the primary key or in foreign keys need: one lane (lanes commit apart, so a
+     * child row could commit before its parent, or a unique value arrive before another row let go
+     * of it), JDBC statements (a staging merge writes a table's rows as one set) and no conflict
+     * rule (it drops some changes, so the target leaves the source's sequence of states).
+     */
+    WriteOrder writeOrder() {
+        if (lanes > 1) {
+            return new WriteOrder("apply.lanes=" + lanes);
+        }
+        if (mode == ApplyMode.STAGING) {
+            return new WriteOrder("apply.mode=staging");
+        }
+        if (conflicts != null) {
+            return new WriteOrder("conflict=" + conflicts);
+        }
+        return WriteOrder.sourceOrder();
     }
 
     /** Collects settings; {@link #build} checks them together. */

@@ -1,11 +1,8 @@
 package io.changegrid.appliers.jdbc;
 
-import io.changegrid.appliers.batch.ChangedColumns;
-import io.changegrid.appliers.batch.Committer;
 import io.changegrid.appliers.batch.Lane;
 import io.changegrid.appliers.batch.Partitioner;
 import io.changegrid.appliers.batch.RefusedTable;
-import io.changegrid.appliers.batch.RowKey;
 import io.changegrid.appliers.batch.RowRefusedException;
 import io.changegrid.appliers.checkpoint.CheckpointTable;
 import io.changegrid.appliers.checkpoint.DeadLetterTable;
@@ -16,7 +13,6 @@ import io.changegrid.appliers.dialect.PostgresDialect;
 import io.changegrid.appliers.park.Parking;
 import io.changegrid.appliers.schema.TableCatalog;
 import io.changegrid.appliers.schema.TargetTable;
-import io.changegrid.appliers.schema.WriteOrder;
 import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.CheckpointingCallback;
@@ -28,7 +24,6 @@ import io.changegrid.policy.conflict.RowVersion;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -53,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * skipped for that lane, and so are the events of a transaction a barrier committed part-way up to
  * the index it reached ({@link LaneCheckpoint}), so whatever the consumer delivers again (after
  * RETRY, a crash or a restart from an older file checkpoint) is applied once. {@link #onEndBatch}
- * succeeds only when every lane committed (the {@link Committer}); the consumer resumes after the
+ * succeeds only when every lane committed (a {@link CommitRound}); the consumer resumes after the
  * lowest lane.
  *
  * <p><b>Schema changes</b> are a barrier: every lane commits, then the target table is altered (see
@@ -66,6 +61,10 @@ import org.slf4j.LoggerFactory;
  * dead-letter table by the lanes instead of applied, the other tables flowing. While a table is
  * parked, the start of every batch reads the table of parked tables for an operator's resume
  * request (one small query), and replays the recorded changes of a table asked for through lane 0.
+ *
+ * <p>Its parts: a {@link RowPlacer} places each row change into a lane, a {@link CommitRound}
+ * commits the lanes, a {@link SchemaChangeCommit} alters the target; this class keeps the
+ * connections and the transaction being delivered, and routes errors (retry, park or fail).
  *
  * <p>Threading: every callback method on the consumer's dispatcher thread; lanes commit on the
  * committer's threads while the dispatcher waits. The counters may be read from any thread.
@@ -80,7 +79,9 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private final CheckpointTable checkpoints;
     private final TableCatalog catalog;
     private final Partitioner partitioner;
-    private final Committer committer;
+    private final CommitRound commitRound;
+    private final RowPlacer placer;
+    private final SchemaChangeCommit schemaChanges;
     private final VersionReader versions;
     private final Parking parking;
     // Replaced whole (never changed in place) by connect(), so that a monitoring thread reading
@@ -90,7 +91,6 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private boolean resync;
 
     private long transactionScn;
-    private RowVersion transactionVersion;
     private boolean skipTransaction;
 
     /**
@@ -104,11 +104,9 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
 
     private long lastCompleteScn = -1;
 
-    private volatile long rowsApplied;
     private volatile long transactionsApplied;
     private volatile long transactionsSkipped;
     private volatile long barriers;
-    private volatile long commits;
 
     private JdbcApplier(ApplierOptions options) {
         this.options = options;
@@ -128,9 +126,11 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                         options.createTables(),
                         options.schemaChanges(),
                         options.conflicts() != null,
-                        writeOrder(options));
+                        options.writeOrder());
         this.partitioner = options.partitioner();
-        this.committer = new Committer(options.lanes());
+        this.commitRound = new CommitRound(options.lanes(), options.epoch());
+        this.placer = new RowPlacer(partitioner, this::barrier);
+        this.schemaChanges = new SchemaChangeCommit(dialect, catalog, checkpoints, options.epoch());
         this.versions = new VersionReader(dialect);
         this.parking =
                 new Parking(
@@ -144,26 +144,6 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                                 options.partition()),
                         partitioner,
                         catalog);
-    }
-
-    /**
-     * Whether these settings let rows go in source commit order, which target tables with unique
-     * keys besides the primary key or in foreign keys need: one lane (lanes commit apart, so a
-     * child row could commit before its parent, or a unique value arrive before another row let go
-     * of it), JDBC statements (a staging merge writes a table's rows as one set) and no conflict
-     * rule (it drops some changes, so the target leaves the source's sequence of states).
-     */
-    static WriteOrder writeOrder(ApplierOptions options) {
-        if (options.lanes() > 1) {
-            return new WriteOrder("apply.lanes=" + options.lanes());
-        }
-        if (options.mode() == ApplyMode.STAGING) {
-            return new WriteOrder("apply.mode=staging");
-        }
-        if (options.conflicts() != null) {
-            return new WriteOrder("conflict=" + options.conflicts());
-        }
-        return WriteOrder.sourceOrder();
     }
 
     /**
@@ -250,7 +230,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
 
     /** Rows written to the target (upserts and deletes after coalescing). */
     public long rowsApplied() {
-        return rowsApplied;
+        return commitRound.rowsApplied();
     }
 
     /** Source transactions applied (at least partly not skipped). */
@@ -300,7 +280,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
 
     /** Commit rounds (every lane committing once). */
     public long commits() {
-        return commits;
+        return commitRound.commits();
     }
 
     /**
@@ -331,10 +311,11 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     @Override
     public CallbackResult onStartTransaction(TransactionInfo transaction) {
         transactionScn = transaction.scn();
-        transactionVersion =
+        placer.startTransaction(
+                transaction.scn(),
                 new RowVersion(
-                        transaction.sourceId(), transaction.scn(), transaction.commitTimeMicros());
-        skipTransaction = transaction.scn() <= lowestLaneScn();
+                        transaction.sourceId(), transaction.scn(), transaction.commitTimeMicros()));
+        skipTransaction = transaction.scn() <= CommitRound.lowestCheckpointScn(lanes);
         delivered = 0;
         return CallbackResult.SUCCESS;
     }
@@ -353,31 +334,15 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             switch (event.operation()) {
                 case INSERT -> {
                     TargetTable table = catalog.table(control, event.schema());
-                    Object[] after = event.after();
-                    place(table, new RowKey(table.keyOf(after)), after, index, Write.INSERT);
+                    placer.insert(lanes, table, event.after(), index);
                 }
                 case UPDATE -> {
                     TargetTable table = catalog.table(control, event.schema());
-                    Object[] before = event.before();
-                    Object[] after = event.after();
-                    RowKey oldKey = new RowKey(table.keyOf(before));
-                    RowKey newKey = new RowKey(table.keyOf(after));
-                    if (oldKey.equals(newKey)) {
-                        changed = ChangedColumns.of(before, after);
-                        place(
-                                table,
-                                newKey,
-                                after,
-                                index,
-                                changed.isEmpty() ? Write.UPSERT : Write.UPDATE);
-                    } else {
-                        placeKeyChange(table, oldKey, before, newKey, after, index);
-                    }
+                    placer.update(lanes, table, event.before(), event.after(), index);
                 }
                 case DELETE -> {
                     TargetTable table = catalog.table(control, event.schema());
-                    Object[] before = event.before();
-                    place(table, new RowKey(table.keyOf(before)), before, index, Write.DELETE);
+                    placer.delete(lanes, table, event.before(), index);
                 }
                 case SCHEMA_CHANGE -> applySchemaChange(event, index);
                 default -> {
@@ -389,71 +354,6 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             return failed(
                     "applying scn=" + event.scn() + ", event=" + index + ", index=" + event.index(),
                     e);
-        }
-    }
-
-    private enum Write {
-        INSERT,
-        UPSERT,
-        /** Only the columns in {@link #changed}, by key; an upsert if the row is missing. */
-        UPDATE,
-        DELETE
-    }
-
-    /** The columns the current in-place UPDATE event changed; a new set per such event. */
-    private BitSet changed;
-
-    private void place(TargetTable table, RowKey key, Object[] row, int index, Write write)
-            throws SQLException {
-        int at = partitioner.lane(table.schema(), key, row, transactionScn, index, lanes.size());
-        if (lanes.get(at).applied(transactionScn, index)) {
-            return; // this lane applied it before a crash or retry
-        }
-        if (heldElsewhere(table, key, at)) {
-            barrier(index);
-        }
-        write(lanes.get(at), table, key, row, write);
-    }
-
-    /**
-     * An update that moves a row to another key: a delete of the old key and an upsert of the new
-     * one, each in its own lane. Both are placed after at most one barrier, so a barrier never
-     * commits half of one event.
-     */
-    private void placeKeyChange(
-            TargetTable table,
-            RowKey oldKey,
-            Object[] before,
-            RowKey newKey,
-            Object[] after,
-            int index)
-            throws SQLException {
-        int from =
-                partitioner.lane(
-                        table.schema(), oldKey, before, transactionScn, index, lanes.size());
-        int to =
-                partitioner.lane(
-                        table.schema(), newKey, after, transactionScn, index, lanes.size());
-        boolean deleteApplied = lanes.get(from).applied(transactionScn, index);
-        boolean upsertApplied = lanes.get(to).applied(transactionScn, index);
-        if ((!deleteApplied && heldElsewhere(table, oldKey, from))
-                || (!upsertApplied && heldElsewhere(table, newKey, to))) {
-            barrier(index);
-        }
-        if (!deleteApplied) {
-            write(lanes.get(from), table, oldKey, before, Write.DELETE);
-        }
-        if (!upsertApplied) {
-            write(lanes.get(to), table, newKey, after, Write.UPSERT);
-        }
-    }
-
-    private void write(Lane lane, TargetTable table, RowKey key, Object[] row, Write write) {
-        switch (write) {
-            case INSERT -> lane.insert(table, key, row, transactionVersion);
-            case UPSERT -> lane.upsert(table, key, row, transactionVersion);
-            case UPDATE -> lane.update(table, key, row, changed, transactionVersion);
-            case DELETE -> lane.delete(table, key, transactionVersion);
         }
     }
 
@@ -472,18 +372,6 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         commitAll(LaneCheckpoint.within(lastCompleteScn, transactionScn, index - 1));
     }
 
-    private boolean heldElsewhere(TargetTable table, RowKey key, int at) {
-        if (lanes.size() == 1) {
-            return false;
-        }
-        for (Lane lane : lanes) {
-            if (lane.id() != at && lane.holds(table, key)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void applySchemaChange(EventView event, int index) throws SQLException {
         if (event.schema() == null) {
             return; // a change without a table: nothing in the target follows it
@@ -491,32 +379,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
         // Every lane commits first (no lane keeps a row of the old shape); a schema change is its
         // own transaction, so this cuts none.
         commitAll(LaneCheckpoint.within(lastCompleteScn, transactionScn, index - 1));
-        long epoch = options.epoch().getAsLong();
-        boolean transactional = dialect.transactionalDdl();
-        control.setAutoCommit(!transactional);
-        try {
-            List<String> ddl = catalog.applyChange(control, event.schema(), event.ddl());
-            checkpoints.advanceAll(control, lanes.size(), event.scn(), epoch);
-            if (transactional) {
-                control.commit();
-            }
-            LOG.info(
-                    "schema change applied: scn={}, table={}, sourceDdl={}, targetDdl={}",
-                    event.scn(),
-                    event.schema().qualifiedName(),
-                    event.ddl(),
-                    ddl);
-        } catch (SQLException | RuntimeException e) {
-            if (transactional) {
-                control.rollback();
-            }
-            throw e;
-        } finally {
-            control.setAutoCommit(true);
-        }
-        for (Lane lane : lanes) {
-            lane.checkpointed(event.scn());
-        }
+        schemaChanges.apply(control, lanes, event);
         skipTransaction = true; // a schema change is its own transaction
     }
 
@@ -528,7 +391,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
             transactionsApplied = transactionsApplied + 1;
         }
         lastCompleteScn = transaction.scn();
-        if (pendingRows() >= options.maxRows()) {
+        if (CommitRound.pendingRows(lanes) >= options.maxRows()) {
             try {
                 commitAll(LaneCheckpoint.after(transaction.scn()));
             } catch (SQLException | RowRefusedException e) {
@@ -560,33 +423,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     }
 
     private void commitAll(LaneCheckpoint to) throws SQLException {
-        long before = 0;
-        for (Lane lane : lanes) {
-            before += lane.rowsWritten();
-        }
-        committer.commitAll(lanes, to, options.epoch().getAsLong());
-        long after = 0;
-        for (Lane lane : lanes) {
-            after += lane.rowsWritten();
-        }
-        rowsApplied = rowsApplied + (after - before);
-        commits = commits + 1;
-    }
-
-    private int pendingRows() {
-        int rows = 0;
-        for (Lane lane : lanes) {
-            rows += lane.pendingRows();
-        }
-        return rows;
-    }
-
-    private long lowestLaneScn() {
-        long lowest = Long.MAX_VALUE;
-        for (Lane lane : lanes) {
-            lowest = Math.min(lowest, lane.checkpoint().scn());
-        }
-        return lanes.isEmpty() ? -1 : lowest;
+        commitRound.commitAll(lanes, to);
     }
 
     /**
@@ -645,7 +482,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     @Override
     public void close() {
         closeConnections();
-        committer.close();
+        commitRound.close();
     }
 
     @Override
