@@ -13,7 +13,7 @@ import io.changegrid.consumer.group.PartitionState;
 import io.changegrid.consumer.group.PartitionStatus;
 import io.changegrid.consumer.group.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.relay.Relay;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import io.changegrid.testkit.MariaDbExtension;

@@ -4,7 +4,7 @@ import io.changegrid.consumer.group.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
 import io.changegrid.consumer.group.cluster.ClusterView;
 import io.changegrid.consumer.group.cluster.GroupAssignment;
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -3,8 +3,8 @@ package io.changegrid.consumer.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.consumer.api.CallbackResult;
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
 import io.changegrid.protocol.RelayRegistration;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

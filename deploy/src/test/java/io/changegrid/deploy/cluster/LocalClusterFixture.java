@@ -7,7 +7,7 @@ import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
 import io.changegrid.consumer.group.cli.ClusterStatusCommand;
 import io.changegrid.consumer.group.cluster.ClusterView;
 import io.changegrid.consumer.group.cluster.GroupAssignment;
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

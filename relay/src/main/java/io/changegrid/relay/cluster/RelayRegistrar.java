@@ -6,9 +6,9 @@ import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.policy.select.TablePattern;
 import io.changegrid.protocol.RelayRegistration;
 import io.changegrid.protocol.RelaySelection;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -21,8 +21,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -32,13 +30,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps a relay registered in ZooKeeper ({@link RelayRegistration}, the protocol module's record
  * that consumer groups read) for as long as it runs: the ephemeral node is made when a session is
- * established, made again after a session expiry (with a new session; an expired ZooKeeper handle
- * is dead), and disappears when the relay closes this or its session times out after a crash.
+ * established, made again in the new session after a session expiry (the protocol module's {@link
+ * ZooKeeperSession}, the same client consumer groups use, replaces an expired one), and disappears
+ * when the relay closes this or its session times out after a crash.
  *
- * <p>ZooKeeper is not needed to serve: the relay starts and streams while ZooKeeper is down, and
- * registers once it is reachable.
+ * <p>ZooKeeper is not needed to serve: the relay {@linkplain ZooKeeperSession#start starts} its
+ * session without waiting, streams while ZooKeeper is down, and registers once it is reachable.
  *
- * <p>Threading: ZooKeeper's event thread only hands work to one thread of the registrar's own
+ * <p>Threading: the session's event thread only hands work to one thread of the registrar's own
  * ({@code relay-registrar}), which makes every ZooKeeper call; a failed attempt is scheduled again
  * on it after a backoff rather than waited for there, so {@link #close} never waits for a retry.
  */
@@ -51,20 +50,17 @@ public final class RelayRegistrar implements AutoCloseable {
 
     private static final Duration RETRY_MAX = Duration.ofSeconds(8);
 
-    private final String connectString;
-    private final int sessionTimeoutMillis;
+    private final ZooKeeperSession session;
     private final RelayRegistration registration;
     private final byte[] data;
     private final ScheduledExecutorService work;
-    private volatile ZooKeeper zooKeeper; // replaced on the work thread only
     private volatile boolean closed;
-    private volatile boolean registered;
+    private volatile long registeredSession; // the session id the node was made in; 0 for none
     private volatile int failedAttempts; // in a row; written on the work thread only
+    private int round; // one per session, so a retry of an earlier session stops; work thread only
 
-    private RelayRegistrar(
-            String connectString, Duration sessionTimeout, RelayRegistration registration) {
-        this.connectString = connectString;
-        this.sessionTimeoutMillis = Math.toIntExact(sessionTimeout.toMillis());
+    private RelayRegistrar(ZooKeeperSession session, RelayRegistration registration) {
+        this.session = session;
         this.registration = registration;
         this.data = registration.encode();
         this.work =
@@ -76,11 +72,17 @@ public final class RelayRegistrar implements AutoCloseable {
                         });
     }
 
-    /** Starts keeping {@code registration} in the ZooKeeper at {@code connectString}. */
+    /**
+     * Starts keeping {@code registration} in the ZooKeeper at {@code connectString}, without
+     * waiting for ZooKeeper.
+     *
+     * @throws IllegalArgumentException if the connect string is malformed
+     */
     public static RelayRegistrar start(
             String connectString, Duration sessionTimeout, RelayRegistration registration) {
-        RelayRegistrar registrar = new RelayRegistrar(connectString, sessionTimeout, registration);
-        registrar.submit(registrar::connect);
+        ZooKeeperSession session = ZooKeeperSession.start(connectString, sessionTimeout);
+        RelayRegistrar registrar = new RelayRegistrar(session, registration);
+        session.onEverySession(() -> registrar.submit(registrar::sessionStarted));
         return registrar;
     }
 
@@ -88,7 +90,8 @@ public final class RelayRegistrar implements AutoCloseable {
      * Registers a relay as its settings say ({@code cluster.*}) with what it captures (its capture
      * filter and plan), once its HTTP API listens on {@code httpPort}.
      *
-     * @return the registrar, or null when {@code cluster.zookeeper} is empty
+     * @return the registrar, or null when {@code cluster.zookeeper} is empty or malformed (logged:
+     *     the relay serves without registering, as it does while ZooKeeper is down)
      */
     public static RelayRegistrar forRelay(RelayConfiguration configuration, int httpPort) {
         Config config = configuration.settings();
@@ -111,9 +114,7 @@ public final class RelayRegistrar implements AutoCloseable {
         if (endpoint.endsWith("/")) {
             endpoint = endpoint.substring(0, endpoint.length() - 1);
         }
-        return start(
-                zooKeeper,
-                config.get(RelaySettings.CLUSTER_SESSION_TIMEOUT),
+        RelayRegistration registration =
                 new RelayRegistration(
                         config.get(RelaySettings.SOURCE_ID),
                         endpoint,
@@ -121,7 +122,17 @@ public final class RelayRegistrar implements AutoCloseable {
                         config.get(RelaySettings.CAPTURE_EXCLUDE),
                         configuration.plan().partition(),
                         configuration.plan().partitions(),
-                        selections(configuration.plan())));
+                        selections(configuration.plan()));
+        try {
+            return start(
+                    zooKeeper, config.get(RelaySettings.CLUSTER_SESSION_TIMEOUT), registration);
+        } catch (IllegalArgumentException e) {
+            LOG.error(
+                    "relay not registered, bad ZooKeeper connect string: cluster.zookeeper={}, error={}",
+                    zooKeeper,
+                    e.getMessage());
+            return null;
+        }
     }
 
     /**
@@ -150,18 +161,19 @@ public final class RelayRegistrar implements AutoCloseable {
         return selects;
     }
 
-    /** Whether the node exists under the current session, as far as this registrar knows. */
+    /** Whether the node was made in the current session, as far as this registrar knows. */
     public boolean isRegistered() {
-        return registered;
+        long made = registeredSession;
+        return made != 0 && made == session.sessionId();
     }
 
     public RelayRegistration registration() {
         return registration;
     }
 
-    /** The current handle; tests expire its session as a server would. */
-    ZooKeeper handle() {
-        return zooKeeper;
+    /** The session the node is kept in; tests expire it as a server would. */
+    ZooKeeperSession session() {
+        return session;
     }
 
     /** Failed registration attempts in a row; tests wait for retries with it. */
@@ -181,7 +193,8 @@ public final class RelayRegistrar implements AutoCloseable {
         closed = true;
         work.shutdownNow();
         try {
-            if (!work.awaitTermination(sessionTimeoutMillis, TimeUnit.MILLISECONDS)) {
+            if (!work.awaitTermination(
+                    session.sessionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
                 LOG.warn(
                         "relay registrar's thread did not stop, closing its session anyway: path={}",
                         registration.path());
@@ -189,7 +202,8 @@ public final class RelayRegistrar implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        closeHandle();
+        registeredSession = 0;
+        session.close();
         LOG.info("relay unregistered: path={}", registration.path());
     }
 
@@ -201,70 +215,75 @@ public final class RelayRegistrar implements AutoCloseable {
         }
     }
 
-    /** Opens a new handle (the first, or after an expiry); registration follows on connect. */
-    private void connect() {
-        if (closed) {
-            return;
-        }
-        closeHandle();
-        try {
-            zooKeeper = new ZooKeeper(connectString, sessionTimeoutMillis, new SessionWatcher());
-        } catch (IOException | IllegalArgumentException e) {
-            LOG.error(
-                    "relay not registered, bad ZooKeeper connect string: cluster.zookeeper={}, error={}",
-                    connectString,
-                    e.getMessage());
-        }
+    /** A session was established (the first, or one after an expiry): register in it. */
+    private void sessionStarted() {
+        round++;
+        failedAttempts = 0;
+        register(round);
     }
 
-    private void register(ZooKeeper session) {
-        if (closed || session != zooKeeper) {
+    private void register(int attemptRound) {
+        if (closed || attemptRound != round) {
             return;
         }
         try {
-            createParents(session);
-            try {
-                session.create(
-                        registration.path(),
-                        data,
-                        ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                        CreateMode.EPHEMERAL);
-            } catch (KeeperException.NodeExistsException e) {
-                Stat stat = new Stat();
-                byte[] existing = session.getData(registration.path(), false, stat);
-                if (stat.getEphemeralOwner() != session.getSessionId()
-                        || !Arrays.equals(existing, data)) {
-                    // Left by this relay's previous process (its session not yet expired) or by a
-                    // relay that had this endpoint before: this relay answers there now.
-                    session.delete(registration.path(), stat.getVersion());
-                    register(session);
-                    return;
-                }
-            }
-            registered = true;
+            registeredSession = session.attempt(this::createNode);
             failedAttempts = 0;
             LOG.info(
                     "relay registered: path={}, endpoint={}, zooKeeper={}",
                     registration.path(),
                     registration.endpoint(),
-                    connectString);
+                    session.connectString());
         } catch (KeeperException.ConnectionLossException | KeeperException.NoNodeException e) {
-            retryLater(session);
+            retryLater(attemptRound);
         } catch (KeeperException.SessionExpiredException e) {
-            submit(this::connect);
+            // The session opens a new one, and registering in it starts another round.
+            LOG.warn(
+                    "relay's ZooKeeper session expired, registering again: path={}",
+                    registration.path());
         } catch (KeeperException e) {
             LOG.warn(
                     "relay registration failed, trying again: path={}, error={}",
                     registration.path(),
                     e.getMessage());
-            retryLater(session);
+            retryLater(attemptRound);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
+    /**
+     * Makes the ephemeral node in {@code zooKeeper}'s session, replacing a node another session
+     * left there.
+     *
+     * @return the session id the node belongs to
+     */
+    private long createNode(ZooKeeper zooKeeper) throws KeeperException, InterruptedException {
+        createParents(zooKeeper);
+        while (true) {
+            try {
+                zooKeeper.create(
+                        registration.path(),
+                        data,
+                        ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                        CreateMode.EPHEMERAL);
+                return zooKeeper.getSessionId();
+            } catch (KeeperException.NodeExistsException e) {
+                Stat stat = new Stat();
+                byte[] existing = zooKeeper.getData(registration.path(), false, stat);
+                if (stat.getEphemeralOwner() == zooKeeper.getSessionId()
+                        && Arrays.equals(existing, data)) {
+                    return zooKeeper.getSessionId();
+                }
+                // Left by this relay's previous process (its session not yet expired) or by a
+                // relay that had this endpoint before: this relay answers there now.
+                zooKeeper.delete(registration.path(), stat.getVersion());
+            }
+        }
+    }
+
     /** Tries again after a backoff, without holding the work thread meanwhile. */
-    private void retryLater(ZooKeeper session) {
+    private void retryLater(int attemptRound) {
         if (closed) {
             return;
         }
@@ -272,7 +291,7 @@ public final class RelayRegistrar implements AutoCloseable {
         failedAttempts = attempt;
         try {
             work.schedule(
-                    () -> register(session), retryDelayMillis(attempt), TimeUnit.MILLISECONDS);
+                    () -> register(attemptRound), retryDelayMillis(attempt), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             // Closed: nothing more to register.
         }
@@ -284,59 +303,17 @@ public final class RelayRegistrar implements AutoCloseable {
         return Math.min(delay, RETRY_MAX.toMillis());
     }
 
-    private void createParents(ZooKeeper session) throws KeeperException, InterruptedException {
+    private void createParents(ZooKeeper zooKeeper) throws KeeperException, InterruptedException {
         String parent = registration.sourcePath();
         int next = 0;
         while (next >= 0) {
             next = parent.indexOf('/', next + 1);
             String prefix = next < 0 ? parent : parent.substring(0, next);
             try {
-                session.create(
+                zooKeeper.create(
                         prefix, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             } catch (KeeperException.NodeExistsException e) {
                 // Made by another relay, or earlier by this one.
-            }
-        }
-    }
-
-    private void closeHandle() {
-        ZooKeeper previous = zooKeeper;
-        zooKeeper = null;
-        registered = false;
-        if (previous != null) {
-            try {
-                previous.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Connection state of one handle, handed to the work thread. */
-    private final class SessionWatcher implements Watcher {
-
-        @Override
-        public void process(WatchedEvent event) {
-            if (event.getType() != Event.EventType.None || closed) {
-                return;
-            }
-            switch (event.getState()) {
-                case SyncConnected -> submit(this::registerIfCurrent);
-                case Expired -> {
-                    registered = false;
-                    LOG.warn(
-                            "relay's ZooKeeper session expired, registering again: path={}",
-                            registration.path());
-                    submit(RelayRegistrar.this::connect);
-                }
-                default -> {}
-            }
-        }
-
-        private void registerIfCurrent() {
-            ZooKeeper session = zooKeeper;
-            if (session != null && !registered) {
-                register(session);
             }
         }
     }

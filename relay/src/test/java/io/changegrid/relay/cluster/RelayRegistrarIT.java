@@ -3,11 +3,15 @@ package io.changegrid.relay.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.config.YamlConfigFile;
+import io.changegrid.gridkit.server.FreePort;
 import io.changegrid.protocol.RelayRegistration;
 import io.changegrid.protocol.RelaySelection;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,13 +23,19 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
+import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
-/** A relay's registration on a real ZooKeeper: made, kept across a session expiry, removed. */
+/**
+ * A relay's registration on a real ZooKeeper: made (also when ZooKeeper comes up after the relay),
+ * kept across a session expiry, removed.
+ */
 class RelayRegistrarIT {
 
     @RegisterExtension
@@ -140,11 +150,11 @@ class RelayRegistrarIT {
             Stat first = reader.exists(registration.path(), false);
 
             // Expire the session as a server does after a pause: attach to it elsewhere, close it.
-            ZooKeeper session = registrar.handle();
+            ZooKeeperSession session = registrar.session();
             connected(
                             ZOOKEEPER.zooKeeper().connectString(),
-                            session.getSessionId(),
-                            session.getSessionPasswd())
+                            session.call(ZooKeeper::getSessionId),
+                            session.call(ZooKeeper::getSessionPasswd))
                     .close();
 
             Awaitility.await()
@@ -156,6 +166,42 @@ class RelayRegistrarIT {
                                 assertThat(now.getEphemeralOwner())
                                         .isNotEqualTo(first.getEphemeralOwner());
                             });
+        }
+    }
+
+    @Test
+    void shouldStartWhileZooKeeperIsDownAndRegisterOnceItComesUp(@TempDir Path dataDir)
+            throws Exception {
+        RelayRegistration registration = registration(12, 7075);
+        int port = FreePort.pick();
+        String connectString = FreePort.HOST + ":" + port;
+        long started = System.nanoTime();
+        RelayRegistrar registrar =
+                RelayRegistrar.start(connectString, Duration.ofSeconds(4), registration);
+        ServerCnxnFactory connections = null;
+        try {
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("starting does not wait for ZooKeeper")
+                    .isLessThan(Duration.ofSeconds(2));
+            assertThat(registrar.isRegistered()).isFalse();
+
+            // A server of its own on the port the registrar was given, started only now.
+            connections =
+                    ServerCnxnFactory.createFactory(new InetSocketAddress(FreePort.HOST, port), 10);
+            connections.startup(new ZooKeeperServer(dataDir.toFile(), dataDir.toFile(), 500));
+
+            Awaitility.await().atMost(SETTLE).until(registrar::isRegistered);
+            ZooKeeper late = connected(connectString, 0, null);
+            try {
+                assertThat(late.exists(registration.path(), false)).isNotNull();
+            } finally {
+                late.close();
+            }
+        } finally {
+            registrar.close(); // before the server stops, so closing the session gets an answer
+            if (connections != null) {
+                connections.shutdown();
+            }
         }
     }
 

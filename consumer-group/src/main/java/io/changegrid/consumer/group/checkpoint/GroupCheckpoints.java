@@ -1,6 +1,6 @@
 package io.changegrid.consumer.group.checkpoint;
 
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Optional;

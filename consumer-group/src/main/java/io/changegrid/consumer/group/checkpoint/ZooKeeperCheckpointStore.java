@@ -1,7 +1,7 @@
 package io.changegrid.consumer.group.checkpoint;
 
 import io.changegrid.consumer.api.CheckpointStore;
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.OptionalLong;

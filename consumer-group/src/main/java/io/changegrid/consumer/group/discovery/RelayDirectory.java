@@ -1,7 +1,7 @@
 package io.changegrid.consumer.group.discovery;
 
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
 import io.changegrid.protocol.RelayRegistration;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;

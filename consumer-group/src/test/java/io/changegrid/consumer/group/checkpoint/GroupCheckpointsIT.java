@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.consumer.group.zookeeper.SessionExpiry;
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -14,7 +14,7 @@ import io.changegrid.consumer.group.cluster.ClusterView;
 import io.changegrid.consumer.group.cluster.Ownership;
 import io.changegrid.consumer.group.cluster.PartitionListener;
 import io.changegrid.consumer.group.config.GroupConfig;
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.io.PrintWriter;
 import java.io.StringWriter;

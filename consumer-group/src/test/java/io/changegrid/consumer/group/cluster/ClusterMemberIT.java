@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.consumer.group.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.group.config.GroupConfig;
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.io.IOException;
 import java.time.Duration;

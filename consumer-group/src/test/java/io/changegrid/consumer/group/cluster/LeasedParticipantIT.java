@@ -2,8 +2,8 @@ package io.changegrid.consumer.group.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changegrid.consumer.group.zookeeper.ZooKeeperSession;
 import io.changegrid.gridkit.server.EmbeddedZooKeeper;
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

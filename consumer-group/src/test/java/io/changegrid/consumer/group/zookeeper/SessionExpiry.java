@@ -1,5 +1,6 @@
 package io.changegrid.consumer.group.zookeeper;
 
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.Watcher;

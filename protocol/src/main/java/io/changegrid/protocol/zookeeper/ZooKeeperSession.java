@@ -1,4 +1,4 @@
-package io.changegrid.consumer.group.zookeeper;
+package io.changegrid.protocol.zookeeper;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -19,8 +19,14 @@ import org.slf4j.LoggerFactory;
 /**
  * A ZooKeeper client that outlives its sessions: a {@link ZooKeeper} handle is dead once its
  * session expired, so on expiry this opens a new one and tells its {@linkplain #onNewSession
- * listeners}, which set their watches again. {@link #call} retries an operation across a lost
- * connection or an expired session until a deadline of twice the session timeout.
+ * listeners}, which set their watches again, and its {@linkplain #onEverySession listeners}, which
+ * make their ephemeral nodes again. {@link #call} retries an operation across a lost connection or
+ * an expired session until a deadline of twice the session timeout; {@link #attempt} tries once,
+ * for callers that retry on a schedule of their own.
+ *
+ * <p>A consumer group {@linkplain #open opens} a session and waits for it: it cannot work without
+ * ZooKeeper. A relay {@linkplain #start starts} one without waiting: it serves while ZooKeeper is
+ * down and registers once it is up.
  *
  * <p>A retried write may have been applied before its connection was lost; callers whose writes are
  * conditional (a version check) see that as a version conflict, and tell it apart by reading the
@@ -43,6 +49,7 @@ public final class ZooKeeperSession implements AutoCloseable {
     private final String connectString;
     private final int sessionTimeoutMillis;
     private final List<Runnable> newSessionListeners = new CopyOnWriteArrayList<>();
+    private final List<Runnable> everySessionListeners = new CopyOnWriteArrayList<>();
     private final ExecutorService events;
     private final Object lock = new Object();
     private ZooKeeper handle; // guarded by lock
@@ -71,10 +78,7 @@ public final class ZooKeeperSession implements AutoCloseable {
      */
     public static ZooKeeperSession open(String connectString, Duration sessionTimeout)
             throws IOException, InterruptedException {
-        ZooKeeperSession session = new ZooKeeperSession(connectString, sessionTimeout);
-        synchronized (session.lock) {
-            session.handle = session.newHandle();
-        }
+        ZooKeeperSession session = start(connectString, sessionTimeout);
         if (!session.awaitConnected(System.nanoTime() + sessionTimeout.toNanos())) {
             session.close();
             throw new IOException(
@@ -82,6 +86,21 @@ public final class ZooKeeperSession implements AutoCloseable {
                             + connectString
                             + ", waitedMillis="
                             + sessionTimeout.toMillis());
+        }
+        return session;
+    }
+
+    /**
+     * Starts connecting without waiting: the first session is established in the background,
+     * whenever a server answers, and {@linkplain #onEverySession listeners} learn of it.
+     *
+     * @param connectString {@code host:port[,host:port...][/chroot]}
+     * @throws IllegalArgumentException if the connect string is malformed
+     */
+    public static ZooKeeperSession start(String connectString, Duration sessionTimeout) {
+        ZooKeeperSession session = new ZooKeeperSession(connectString, sessionTimeout);
+        synchronized (session.lock) {
+            session.handle = session.newHandle();
         }
         return session;
     }
@@ -102,6 +121,52 @@ public final class ZooKeeperSession implements AutoCloseable {
      */
     public void onNewSession(Runnable listener) {
         newSessionListeners.add(listener);
+    }
+
+    /**
+     * Runs after every session is established, the first included, on the {@code zookeeper-events}
+     * thread: the place to make ephemeral nodes (again). Runs at once (on that thread) if the
+     * current session is already established, so a listener added late misses none.
+     */
+    public void onEverySession(Runnable listener) {
+        synchronized (lock) {
+            everySessionListeners.add(listener);
+            if (!closed && currentWatcher != null && currentWatcher.connectedOnce) {
+                events.execute(listener);
+            }
+        }
+    }
+
+    /**
+     * The id of the current session, or 0 before it is established and once closed. It changes when
+     * a session expires, so a caller can tell whether what it made belongs to this one.
+     */
+    public long sessionId() {
+        synchronized (lock) {
+            return closed || currentWatcher == null || !currentWatcher.connectedOnce
+                    ? 0
+                    : handle.getSessionId();
+        }
+    }
+
+    /**
+     * Runs an operation once on the current handle, without retrying: for callers that retry on a
+     * schedule of their own. An expired session is replaced (as {@link #call} does) before its
+     * exception is rethrown; the new session's {@linkplain #onEverySession listeners} follow.
+     *
+     * @throws KeeperException what the operation threw; a session expiry also once closed
+     */
+    public <T> T attempt(Operation<T> operation) throws KeeperException, InterruptedException {
+        ZooKeeper zooKeeper = current();
+        if (zooKeeper == null) {
+            throw new KeeperException.SessionExpiredException();
+        }
+        try {
+            return operation.apply(zooKeeper);
+        } catch (KeeperException.SessionExpiredException e) {
+            replaceExpired(zooKeeper);
+            throw e;
+        }
     }
 
     /**
@@ -268,6 +333,13 @@ public final class ZooKeeperSession implements AutoCloseable {
                 connected = true;
                 lock.notifyAll();
                 renewed = generation > 0 && !connectedOnce;
+                if (!connectedOnce) {
+                    // Under the lock, so that onEverySession neither misses this session nor
+                    // runs a listener twice for it.
+                    for (Runnable listener : everySessionListeners) {
+                        events.execute(listener);
+                    }
+                }
                 connectedOnce = true;
             }
             if (renewed) {
