@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.changegrid.bench.harness.BenchSource;
 import io.changegrid.bench.harness.ProgressLine;
 import io.changegrid.fetchers.mysql.BinlogPosition;
+import io.changegrid.gridkit.load.LoadGenerator;
+import io.changegrid.gridkit.load.LoadResult;
+import io.changegrid.gridkit.load.LoadShape;
 import java.sql.Connection;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -29,7 +33,7 @@ public record LoadedRange(
             BenchSource source, LoadShape shape, Set<Integer> partitionCounts) throws Exception {
         BenchTables tables =
                 BenchTables.balanced(source.database(), shape.tables(), partitionCounts);
-        LoadGenerator generator = new LoadGenerator(tables, shape);
+        LoadGenerator generator = new LoadGenerator(tables.workload(), shape);
         try (Connection connection = source.connect()) {
             generator.createTables(connection);
             BinlogPosition from = source.masterPosition();
@@ -42,13 +46,30 @@ public record LoadedRange(
                     shape.transactionSize(),
                     tables.names(),
                     source.describe());
-            LoadResult load =
-                    generator.run(
-                            connection, new ProgressLine(System.err, "load", shape.records()));
+            ProgressLine progress = new ProgressLine(System.err, "load", shape.records());
+            LoadResult load = generator.run(connection, progress::report);
+            progress.end();
+            report(load);
             BinlogPosition to = source.masterPosition();
             source.settle();
             return new LoadedRange(from, to, load, tables);
         }
+    }
+
+    private static void report(LoadResult load) {
+        System.err.printf(
+                Locale.ROOT,
+                "load: %,d row changes (%,d inserts, %,d updates, %,d deletes) in %,d transactions,"
+                        + " %.1f s: %,.0f rows/s into the source; the generator alone: %,.0f rows/s"
+                        + " of one core%n",
+                load.events(),
+                load.inserts(),
+                load.updates(),
+                load.deletes(),
+                load.transactions(),
+                load.seconds(),
+                load.eventsPerSecond(),
+                load.generatorEventsPerSecond());
     }
 
     /** Puts the load's shape and rate into a result line. */

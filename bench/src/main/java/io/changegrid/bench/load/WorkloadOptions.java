@@ -1,6 +1,8 @@
 package io.changegrid.bench.load;
 
 import io.changegrid.bench.harness.OptionProblems;
+import io.changegrid.gridkit.load.LoadShape;
+import io.changegrid.gridkit.load.OperationMix;
 import picocli.CommandLine.Option;
 
 /**

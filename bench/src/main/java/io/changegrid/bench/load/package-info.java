@@ -1,6 +1,6 @@
 /**
- * The load generator: realistic random rows (words, codes, skewed numbers, dates; not sequential
- * filler) written as transactions of inserts, updates and deletes, with the generator on its own
- * thread so that it is never what limits the load.
+ * The bench's use of grid-kit's workload generator ({@code io.changegrid.gridkit.load}): the load's
+ * options on the command line, table names that split evenly into the run's partitions, and the
+ * binlog range a preload occupies.
  */
 package io.changegrid.bench.load;

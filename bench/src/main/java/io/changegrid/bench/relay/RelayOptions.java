@@ -2,7 +2,7 @@ package io.changegrid.bench.relay;
 
 import io.changegrid.bench.harness.OptionProblems;
 import io.changegrid.bench.harness.Partitioning;
-import io.changegrid.bench.load.LoadShape;
+import io.changegrid.gridkit.load.LoadShape;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;

@@ -1,16 +1,19 @@
 package io.changegrid.deploy.cluster;
 
+import io.changegrid.gridkit.load.LoadGenerator;
+import io.changegrid.gridkit.load.LoadShape;
+import io.changegrid.gridkit.load.OperationMix;
 import io.changegrid.gridkit.load.PacedLoad;
+import io.changegrid.gridkit.load.WorkloadTables;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 
 /**
- * Inserts rows {@code 1..rows} into {@code shop.items}, one transaction each, at a steady rate on a
- * thread of its own ({@link PacedLoad}): a stream of changes spread over every partition by key
- * hash.
+ * Inserts rows {@code 1..rows} into {@code shop.items}, one transaction each, at a steady rate: the
+ * grid-kit workload ({@link LoadGenerator}, inserts only, small rows) paced by {@link PacedLoad}. A
+ * stream of changes spread over every partition by key hash.
  */
 final class RowLoad implements AutoCloseable {
 
@@ -26,31 +29,18 @@ final class RowLoad implements AutoCloseable {
 
     /** Creates the table and starts inserting. */
     static RowLoad start(Connection connection, int rows, int perSecond) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(
-                    "CREATE TABLE IF NOT EXISTS shop.items (id BIGINT PRIMARY KEY, note VARCHAR(60))");
-        }
-        PreparedStatement insert =
-                connection.prepareStatement("INSERT INTO shop.items VALUES (?, ?)");
-        PacedLoad load =
-                PacedLoad.start(
-                        "items",
-                        rows,
-                        perSecond,
-                        new PacedLoad.Transaction() {
-                            @Override
-                            public long run(long id) throws SQLException {
-                                insert.setLong(1, id);
-                                insert.setString(2, "item " + id);
-                                return insert.executeUpdate();
-                            }
-
-                            @Override
-                            public void close() throws SQLException {
-                                insert.close();
-                            }
-                        });
-        return new RowLoad(connection, load);
+        LoadGenerator generator =
+                new LoadGenerator(
+                        WorkloadTables.of("shop", List.of(TABLE)),
+                        new LoadShape(
+                                rows,
+                                LoadShape.MIN_RECORD_SIZE,
+                                1,
+                                new OperationMix(100, 0, 0),
+                                1,
+                                7));
+        generator.createTables(connection);
+        return new RowLoad(connection, generator.startPaced(TABLE, connection, perSecond));
     }
 
     long committed() {

@@ -1,4 +1,4 @@
-package io.changegrid.bench.load;
+package io.changegrid.gridkit.load;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,7 +25,7 @@ final class TransactionGenerator {
     private static final String COLUMNS = "(id," + String.join(",", RowValues.VALUE_COLUMNS) + ")";
     private static final String UPSERT = upsertClause();
 
-    private final BenchTables tables;
+    private final WorkloadTables tables;
     private final OperationMix mix;
     private final RowValues values;
     private final SplittableRandom random;
@@ -33,7 +33,7 @@ final class TransactionGenerator {
     private final int estimatedRowChars;
     private int nextTable;
 
-    TransactionGenerator(BenchTables tables, LoadShape shape) {
+    TransactionGenerator(WorkloadTables tables, LoadShape shape) {
         this.tables = tables;
         this.mix = shape.mix();
         this.values = new RowValues(shape.recordSize(), shape.seed());

@@ -1,32 +1,32 @@
-package io.changegrid.bench.load;
+package io.changegrid.gridkit.load;
 
-import io.changegrid.bench.harness.ProgressLine;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 
 /**
- * Writes a {@link LoadShape} into a source: creates the tables, then runs the transactions a
- * generator thread builds ahead (a bounded queue between them), so generating data overlaps with
- * the database's work and never limits it. Reports its own rate: the rate the database took, and
- * the rate the generator alone could make.
+ * Writes a {@link LoadShape} into a source, driven one of two ways: {@link #run} as fast as the
+ * database takes it (the transactions built ahead by a generator thread, a bounded queue between
+ * them, so generating data overlaps with the database's work and never limits it; the result tells
+ * the rate the database took and the rate the generator alone could make), or {@link #startPaced}
+ * at a steady rate on a {@link PacedLoad}. Both write the same transactions for the same shape.
  *
  * <p>Threading: {@link #run} on the caller's thread (JDBC) plus one generator thread it starts and
- * joins.
+ * joins; a paced load generates and writes on the load's thread.
  */
 public final class LoadGenerator {
 
     private static final int QUEUE = 64;
 
-    private final BenchTables tables;
+    private final WorkloadTables tables;
     private final LoadShape shape;
 
-    public LoadGenerator(BenchTables tables, LoadShape shape) {
+    public LoadGenerator(WorkloadTables tables, LoadShape shape) {
         this.tables = tables;
         this.shape = shape;
     }
@@ -36,8 +36,11 @@ public final class LoadGenerator {
         tables.create(connection, new RowValues(shape.recordSize(), shape.seed()).maxText());
     }
 
-    /** Runs the load on {@code connection}, reporting row changes done to {@code progress}. */
-    public LoadResult run(Connection connection, ProgressLine progress)
+    /**
+     * Runs the load on {@code connection} as fast as it goes, reporting the row changes done so far
+     * to {@code progress} after each commit.
+     */
+    public LoadResult run(Connection connection, LongConsumer progress)
             throws SQLException, InterruptedException {
         BlockingQueue<GeneratedTransaction> queue = new ArrayBlockingQueue<>(QUEUE);
         AtomicReference<Throwable> generatorFailure = new AtomicReference<>();
@@ -81,7 +84,7 @@ public final class LoadGenerator {
                 updates += transaction.updates();
                 deletes += transaction.deletes();
                 transactions++;
-                progress.report(inserts + updates + deletes);
+                progress.accept(inserts + updates + deletes);
             }
         } finally {
             generator.interrupt();
@@ -89,34 +92,35 @@ public final class LoadGenerator {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         if (generatorFailure.get() != null) {
-            throw new IllegalStateException("load generator failed", generatorFailure.get());
+            throw new IllegalStateException(
+                    "load generator failed: database=" + tables.database(), generatorFailure.get());
         }
-        progress.end();
-        LoadResult result =
-                new LoadResult(inserts, updates, deletes, transactions, seconds, generatorCpu[0]);
-        System.err.printf(
-                Locale.ROOT,
-                "load: %,d row changes (%,d inserts, %,d updates, %,d deletes) in %,d transactions,"
-                        + " %.1f s: %,.0f rows/s into the source; the generator alone: %,.0f rows/s"
-                        + " of one core%n",
-                result.events(),
-                inserts,
-                updates,
-                deletes,
+        return new LoadResult(inserts, updates, deletes, transactions, seconds, generatorCpu[0]);
+    }
+
+    /**
+     * Starts the load on {@code connection} at {@code perSecond} transactions a second: the same
+     * transactions as {@link #run}, {@link LoadShape#transactionSize()} row changes each. The
+     * connection stays the caller's, to close after the load.
+     */
+    public PacedLoad startPaced(String name, Connection connection, int perSecond)
+            throws SQLException {
+        long transactions =
+                (shape.records() + shape.transactionSize() - 1) / shape.transactionSize();
+        return PacedLoad.start(
+                name,
                 transactions,
-                seconds,
-                result.eventsPerSecond(),
-                result.generatorEventsPerSecond());
-        return result;
+                perSecond,
+                new GeneratedTransactions(
+                        connection, new TransactionGenerator(tables, shape), shape));
     }
 
     private void generate(BlockingQueue<GeneratedTransaction> queue) throws InterruptedException {
         TransactionGenerator generator = new TransactionGenerator(tables, shape);
-        long left = shape.records();
-        while (left > 0) {
-            int size = (int) Math.min(shape.transactionSize(), left);
+        for (long done = 0; done < shape.records(); ) {
+            int size = GeneratedTransactions.size(shape, done);
             queue.put(generator.next(size));
-            left -= size;
+            done += size;
         }
         queue.put(GeneratedTransaction.END);
     }

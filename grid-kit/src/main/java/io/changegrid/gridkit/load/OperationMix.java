@@ -1,4 +1,4 @@
-package io.changegrid.bench.load;
+package io.changegrid.gridkit.load;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.changegrid.bench.load;
+package io.changegrid.gridkit.load;
 
 /**
  * What the load generator writes.

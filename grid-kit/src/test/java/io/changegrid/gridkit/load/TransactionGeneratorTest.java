@@ -1,4 +1,4 @@
-package io.changegrid.bench.load;
+package io.changegrid.gridkit.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +13,8 @@ class TransactionGeneratorTest {
 
     private static final Pattern DELETED = Pattern.compile("WHERE id IN \\(([0-9,]+)\\)");
 
-    private final BenchTables tables = BenchTables.balanced("bench", 3, Set.of());
+    private final WorkloadTables tables =
+            WorkloadTables.of("bench", List.of("orders", "customers", "payments"));
 
     @Test
     void shouldFollowTheMixWhenManyTransactionsAreGenerated() {
