@@ -2,7 +2,7 @@ package io.changegrid.appliers.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.ApplyMode;
@@ -525,7 +525,7 @@ class ApplierIT {
                 target,
                 db,
                 db,
-                ApplierOptions.builder(target.url()).lanes(2, Partitioner.parse("key")),
+                ApplierOptions.builder(target.url()).lanes(2, LaneRouter.parse("key")),
                 parent,
                 refused + "apply.lanes=2");
         if (target.postgres()) {
