@@ -209,12 +209,16 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     /**
      * A checkpoint store reading and advancing this applier's checkpoint rows in the target: give
      * it to the consumer so it resumes from the target's own checkpoint (a consumer group member
-     * does so by itself).
+     * does so by itself). Its saves write nothing the lanes' commits already wrote.
      */
     @Override
     public CheckpointStore checkpointStore() {
         return new TargetCheckpointStore(
-                connections, checkpoints, options.lanes(), options.epoch());
+                connections,
+                checkpoints,
+                options.lanes(),
+                options.epoch(),
+                () -> CommitRound.lowestCheckpointScn(lanes));
     }
 
     /**
