@@ -1,5 +1,5 @@
 /**
- * Micro-batching: a {@link io.changegrid.appliers.batch.Partitioner} routes each row change to one
+ * Micro-batching: a {@link io.changegrid.appliers.batch.LaneRouter} routes each row change to one
  * of several {@link io.changegrid.appliers.batch.Lane}s, each with its own connection, pending rows
  * and checkpoint row; the {@link io.changegrid.appliers.batch.Committer} commits the lanes in
  * parallel and reports success only when every lane committed. A lane writes coalesced changes

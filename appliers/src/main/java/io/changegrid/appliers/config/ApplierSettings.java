@@ -1,6 +1,6 @@
 package io.changegrid.appliers.config;
 
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.conflict.LoggedRejections;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.ApplyMode;
@@ -86,7 +86,7 @@ public final class ApplierSettings {
                             "key",
                             "How rows are split over lanes: key, transaction, event or column:<name>.")
                     .validatedBy(
-                            ApplierSettings::isPartitioner,
+                            ApplierSettings::isLaneRouter,
                             "key, transaction, event or column:<name>");
     public static final ConfigKey<Integer> APPLY_MAX_ROWS =
             ConfigKey.of(
@@ -184,9 +184,9 @@ public final class ApplierSettings {
         return new ConfigSchema(keys);
     }
 
-    private static boolean isPartitioner(String text) {
+    private static boolean isLaneRouter(String text) {
         try {
-            Partitioner.parse(text);
+            LaneRouter.parse(text);
             return true;
         } catch (IllegalArgumentException e) {
             return false;
@@ -248,9 +248,7 @@ public final class ApplierSettings {
                     .credentials(user.isEmpty() ? null : user, password.isEmpty() ? null : password)
                     .consumerGroup(config.get(APPLY_GROUP))
                     .partition(config.get(ConsumerSettings.SUBSCRIPTION_PARTITION))
-                    .lanes(
-                            config.get(APPLY_LANES),
-                            Partitioner.parse(config.get(APPLY_PARTITIONER)))
+                    .lanes(config.get(APPLY_LANES), LaneRouter.parse(config.get(APPLY_PARTITIONER)))
                     .maxRows(config.get(APPLY_MAX_ROWS))
                     .targetNamespace(config.get(TARGET_SCHEMA))
                     .createTables(config.get(TARGET_CREATE_TABLES))

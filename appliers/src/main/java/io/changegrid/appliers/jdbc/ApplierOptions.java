@@ -1,6 +1,6 @@
 package io.changegrid.appliers.jdbc;
 
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.schema.SchemaChangeMode;
 import io.changegrid.appliers.schema.WriteOrder;
 import io.changegrid.policy.conflict.ConflictResolver;
@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * @param consumerGroup the consumer group the checkpoint rows belong to
  * @param partition the stream partition this consumer applies (its subscription's)
  * @param lanes how many micro-batch lanes (connections) apply in parallel
- * @param partitioner how row changes are routed to lanes
+ * @param router how row changes are routed to lanes
  * @param maxRows pending rows after which the applier commits at the next transaction end, even
  *     inside a consumer batch
  * @param targetNamespace the schema/database every table is written to, or {@code null} for the
@@ -43,7 +43,7 @@ public record ApplierOptions(
         String consumerGroup,
         int partition,
         int lanes,
-        Partitioner partitioner,
+        LaneRouter router,
         int maxRows,
         String targetNamespace,
         boolean createTables,
@@ -72,7 +72,7 @@ public record ApplierOptions(
                 Objects.requireNonNull(group, "group"),
                 partitionId,
                 lanes,
-                partitioner,
+                router,
                 maxRows,
                 targetNamespace,
                 createTables,
@@ -113,7 +113,7 @@ public record ApplierOptions(
         private String consumerGroup = "changegrid";
         private int partition;
         private int lanes = 1;
-        private Partitioner partitioner = new Partitioner.ByKey();
+        private LaneRouter router = new LaneRouter.ByKey();
         private int maxRows = 50_000;
         private String targetNamespace;
         private boolean createTables = true;
@@ -145,9 +145,9 @@ public record ApplierOptions(
             return this;
         }
 
-        public Builder lanes(int lanes, Partitioner partitioner) {
+        public Builder lanes(int lanes, LaneRouter router) {
             this.lanes = lanes;
-            this.partitioner = partitioner;
+            this.router = router;
             return this;
         }
 
@@ -253,7 +253,7 @@ public record ApplierOptions(
                     consumerGroup,
                     partition,
                     lanes,
-                    Objects.requireNonNull(partitioner, "partitioner"),
+                    Objects.requireNonNull(router, "router"),
                     maxRows,
                     targetNamespace == null || targetNamespace.isBlank() ? null : targetNamespace,
                     createTables,
@@ -279,8 +279,8 @@ public record ApplierOptions(
                 + partition
                 + ", lanes="
                 + lanes
-                + ", partitioner="
-                + partitioner
+                + ", router="
+                + router
                 + ", maxRows="
                 + maxRows
                 + ", targetNamespace="

@@ -1,7 +1,7 @@
 package io.changegrid.appliers.jdbc;
 
 import io.changegrid.appliers.batch.Lane;
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.batch.RefusedTable;
 import io.changegrid.appliers.batch.RowRefusedException;
 import io.changegrid.appliers.checkpoint.CheckpointTable;
@@ -78,7 +78,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     private final TargetConnections connections;
     private final CheckpointTable checkpoints;
     private final TableCatalog catalog;
-    private final Partitioner partitioner;
+    private final LaneRouter router;
     private final CommitRound commitRound;
     private final RowPlacer placer;
     private final SchemaChangeCommit schemaChanges;
@@ -127,9 +127,9 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                         options.schemaChanges(),
                         options.conflicts() != null,
                         options.writeOrder());
-        this.partitioner = options.partitioner();
+        this.router = options.router();
         this.commitRound = new CommitRound(options.lanes(), options.epoch());
-        this.placer = new RowPlacer(partitioner, this::barrier);
+        this.placer = new RowPlacer(router, this::barrier);
         this.schemaChanges = new SchemaChangeCommit(dialect, catalog, checkpoints, options.epoch());
         this.versions = new VersionReader(dialect);
         this.parking =
@@ -142,7 +142,7 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
                                 options.checkpointTable(),
                                 options.consumerGroup(),
                                 options.partition()),
-                        partitioner,
+                        router,
                         catalog);
     }
 
@@ -209,12 +209,16 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     /**
      * A checkpoint store reading and advancing this applier's checkpoint rows in the target: give
      * it to the consumer so it resumes from the target's own checkpoint (a consumer group member
-     * does so by itself).
+     * does so by itself). Its saves write nothing the lanes' commits already wrote.
      */
     @Override
     public CheckpointStore checkpointStore() {
         return new TargetCheckpointStore(
-                connections, checkpoints, options.lanes(), options.epoch());
+                connections,
+                checkpoints,
+                options.lanes(),
+                options.epoch(),
+                () -> CommitRound.lowestCheckpointScn(lanes));
     }
 
     /**

@@ -2,7 +2,7 @@ package io.changegrid.appliers.jdbc;
 
 import io.changegrid.appliers.batch.ChangedColumns;
 import io.changegrid.appliers.batch.Lane;
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.batch.RowKey;
 import io.changegrid.appliers.schema.TargetTable;
 import io.changegrid.policy.conflict.RowVersion;
@@ -11,7 +11,7 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * Places a source transaction's row changes into lanes: the {@link Partitioner} picks a row's lane,
+ * Places a source transaction's row changes into lanes: the {@link LaneRouter} picks a row's lane,
  * a change a lane already committed (before a crash or retry) is left out, and a change whose row
  * still waits in another lane first has every lane commit (a barrier), so that no two lanes commit
  * one row's changes in the wrong order.
@@ -43,14 +43,14 @@ final class RowPlacer {
         DELETE
     }
 
-    private final Partitioner partitioner;
+    private final LaneRouter router;
     private final Barrier barrier;
 
     private long transactionScn;
     private RowVersion transactionVersion;
 
-    RowPlacer(Partitioner partitioner, Barrier barrier) {
-        this.partitioner = partitioner;
+    RowPlacer(LaneRouter router, Barrier barrier) {
+        this.router = router;
         this.barrier = barrier;
     }
 
@@ -101,7 +101,7 @@ final class RowPlacer {
             Write write,
             BitSet changed)
             throws SQLException {
-        int at = partitioner.lane(table.schema(), key, row, transactionScn, index, lanes.size());
+        int at = router.lane(table.schema(), key, row, transactionScn, index, lanes.size());
         if (lanes.get(at).applied(transactionScn, index)) {
             return; // this lane applied it before a crash or retry
         }
@@ -125,12 +125,8 @@ final class RowPlacer {
             Object[] after,
             int index)
             throws SQLException {
-        int from =
-                partitioner.lane(
-                        table.schema(), oldKey, before, transactionScn, index, lanes.size());
-        int to =
-                partitioner.lane(
-                        table.schema(), newKey, after, transactionScn, index, lanes.size());
+        int from = router.lane(table.schema(), oldKey, before, transactionScn, index, lanes.size());
+        int to = router.lane(table.schema(), newKey, after, transactionScn, index, lanes.size());
         boolean deleteApplied = lanes.get(from).applied(transactionScn, index);
         boolean upsertApplied = lanes.get(to).applied(transactionScn, index);
         if ((!deleteApplied && heldElsewhere(lanes, table, oldKey, from))

@@ -1,7 +1,7 @@
 package io.changegrid.appliers.park;
 
 import io.changegrid.appliers.batch.Lane;
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.batch.RowKey;
 import io.changegrid.appliers.checkpoint.DeadLetterTable;
 import io.changegrid.appliers.checkpoint.DeadLetterTable.Recorded;
@@ -32,13 +32,12 @@ public final class ParkedChanges {
 
     private final DeadLetterTable deadLetters;
     private final ParkedTables parked;
-    private final Partitioner partitioner;
+    private final LaneRouter router;
 
-    public ParkedChanges(
-            DeadLetterTable deadLetters, ParkedTables parked, Partitioner partitioner) {
+    public ParkedChanges(DeadLetterTable deadLetters, ParkedTables parked, LaneRouter router) {
         this.deadLetters = deadLetters;
         this.parked = parked;
-        this.partitioner = partitioner;
+        this.router = router;
     }
 
     /**
@@ -86,9 +85,7 @@ public final class ParkedChanges {
         for (int i = 0; i < parts.length; i++) {
             RowKey key = new RowKey(table.keyOf(parts[i]));
             Lane lane =
-                    lanes.get(
-                            partitioner.lane(
-                                    table.schema(), key, parts[i], scn, index, lanes.size()));
+                    lanes.get(router.lane(table.schema(), key, parts[i], scn, index, lanes.size()));
             if (lane.applied(scn, index)) {
                 continue; // this lane recorded it before a crash or retry
             }

@@ -1,7 +1,7 @@
 package io.changegrid.appliers.park;
 
 import io.changegrid.appliers.batch.Lane;
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.batch.RowRefusedException;
 import io.changegrid.appliers.checkpoint.DeadLetterTable;
 import io.changegrid.appliers.dialect.Dialect;
@@ -35,18 +35,18 @@ public final class Parking {
 
     /**
      * @param enabled {@code apply.refusedRows=park}
-     * @param partitioner the applier's, to record each change in the lane it would be applied in
+     * @param router the applier's, to record each change in the lane it would be applied in
      */
     public Parking(
             boolean enabled,
             Dialect dialect,
             DeadLetterTable deadLetters,
-            Partitioner partitioner,
+            LaneRouter router,
             TableCatalog catalog) {
         this.enabled = enabled;
         this.dialect = dialect;
         this.deadLetters = deadLetters;
-        this.changes = new ParkedChanges(deadLetters, parked, partitioner);
+        this.changes = new ParkedChanges(deadLetters, parked, router);
         this.resume = new TableResume(deadLetters, parked, catalog);
     }
 

@@ -3,7 +3,7 @@ package io.changegrid.appliers.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.appliers.schema.SchemaChangeMode;
@@ -72,7 +72,7 @@ class ApplierSettingsTest {
         assertThat(options.mode()).isEqualTo(ApplyMode.STAGING);
         assertThat(options.partition()).isEqualTo(2);
         assertThat(options.lanes()).isEqualTo(4);
-        assertThat(options.partitioner()).isEqualTo(new Partitioner.ByColumn("customer"));
+        assertThat(options.router()).isEqualTo(new LaneRouter.ByColumn("customer"));
         assertThat(options.schemaChanges()).isEqualTo(SchemaChangeMode.REFUSE);
         assertThat(options.checkpointNamespace()).isEqualTo("public");
         assertThat(options.user()).isNull();

@@ -2,7 +2,7 @@ package io.changegrid.appliers.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.ApplyMode;
@@ -403,6 +403,55 @@ class ApplierIT {
         assertThat(target.count("SELECT count(*) FROM once.audit")).isEqualTo(60);
     }
 
+    @Test
+    void shouldWriteEachLanesCheckpointOnceWhenABatchCommits() throws Exception {
+        Target target = Target.of(POSTGRES.database());
+        SOURCE.server()
+                .execute(
+                        "CREATE DATABASE single",
+                        "CREATE TABLE single.t (id INT PRIMARY KEY, v INT)");
+        target.execute(
+                "CREATE SCHEMA single",
+                "CREATE TABLE single.t (id integer PRIMARY KEY, v integer)");
+        JdbcApplier applier =
+                applier(
+                        target,
+                        "single",
+                        ApplierOptions.builder(target.url()).lanes(2, new LaneRouter.ByKey()));
+        // The consumer saves its checkpoint after every batch: a save that wrote a lane's row
+        // again, at the SCN the lane's commit had just written with its rows, leaves a trace.
+        target.execute(
+                "CREATE TABLE single.rewrites (lane integer, scn bigint)",
+                "CREATE FUNCTION single.rewrite() RETURNS trigger AS $$ BEGIN"
+                        + " IF NEW.consumer_group = 'single' AND NEW.scn = OLD.scn"
+                        + " AND NEW.partial_scn IS NOT DISTINCT FROM OLD.partial_scn"
+                        + " AND NEW.partial_index IS NOT DISTINCT FROM OLD.partial_index THEN"
+                        + " INSERT INTO single.rewrites VALUES (NEW.lane, NEW.scn); END IF;"
+                        + " RETURN NEW; END $$ LANGUAGE plpgsql",
+                "CREATE TRIGGER rewrite BEFORE UPDATE ON public.changegrid_checkpoint FOR EACH ROW"
+                        + " EXECUTE FUNCTION single.rewrite()");
+        try {
+            for (int i = 1; i <= 40; i++) {
+                SOURCE.server().execute("INSERT INTO single.t VALUES (" + i + ", " + i + ")");
+            }
+            Consumer consumer = consume("single", applier, 5);
+            Pipeline.awaitUntil(
+                    consumer,
+                    () -> safeCount(target, "SELECT count(*) FROM single.t") == 40,
+                    Duration.ofSeconds(30));
+            Pipeline.awaitUntil(
+                    consumer,
+                    () -> consumer.status().checkpointScn() >= applier.laneCheckpoints()[0],
+                    Duration.ofSeconds(30));
+            assertThat(applier.commits()).as("commit rounds").isGreaterThan(1);
+            assertThat(target.count("SELECT count(*) FROM single.rewrites"))
+                    .as("checkpoint rows written again without moving")
+                    .isZero();
+        } finally {
+            target.execute("DROP TRIGGER rewrite ON public.changegrid_checkpoint");
+        }
+    }
+
     /**
      * Target tables with unique keys besides the primary key ({@code users.email}, {@code
      * parent.name}) and in a foreign key ({@code child.parent_id}); the source tables have none.
@@ -525,7 +574,7 @@ class ApplierIT {
                 target,
                 db,
                 db,
-                ApplierOptions.builder(target.url()).lanes(2, Partitioner.parse("key")),
+                ApplierOptions.builder(target.url()).lanes(2, LaneRouter.parse("key")),
                 parent,
                 refused + "apply.lanes=2");
         if (target.postgres()) {

@@ -25,12 +25,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A barrier in the middle of a source transaction, then a kill -9 between the lanes' commits of
  * that transaction: one source transaction changes a hot key sixteen times, so the {@code event}
- * and {@code column:} partitioners move it between two lanes and every move is a barrier that
- * commits the earlier lane's part of the transaction. At the batch's end the lane that wrote the
- * key's last image commits, and the other lane's commit is held in the target (a trigger on its
- * checkpoint row waits for an advisory lock the test holds) while the test kills the applier's JVM.
- * The restarted applier must skip exactly what each lane committed: the lane that lost its last
- * commit must not replay its earlier image of the key over the later one.
+ * and {@code column:} routers move it between two lanes and every move is a barrier that commits
+ * the earlier lane's part of the transaction. At the batch's end the lane that wrote the key's last
+ * image commits, and the other lane's commit is held in the target (a trigger on its checkpoint row
+ * waits for an advisory lock the test holds) while the test kills the applier's JVM. The restarted
+ * applier must skip exactly what each lane committed: the lane that lost its last commit must not
+ * replay its earlier image of the key over the later one.
  *
  * <p>The {@code cut_replica} case restarts on another relay of the source, one that captures only
  * the subscribed table, while the transaction also changed a table the first relay captures: the

@@ -2,7 +2,7 @@ package io.changegrid.appliers.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.JdbcApplier;
@@ -27,9 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Micro-batched apply on four lanes keeps every key's changes in source order under a skewed key
- * distribution, with every partitioner: a target trigger rejects any update that does not raise a
- * row's sequence number, so one out-of-order write fails the consumer. The barriers each
- * partitioner needed are counted: none with {@code key}, some with the others.
+ * distribution, with every lane router: a target trigger rejects any update that does not raise a
+ * row's sequence number, so one out-of-order write fails the consumer. The barriers each router
+ * needed are counted: none with {@code key}, some with the others.
  */
 class MicroBatchIT {
 
@@ -62,7 +62,7 @@ class MicroBatchIT {
         }
     }
 
-    private JdbcApplier microBatched(String database, Partitioner partitioner) throws Exception {
+    private JdbcApplier microBatched(String database, LaneRouter router) throws Exception {
         Target target = Target.of(POSTGRES.database());
         target.execute(
                 "CREATE SCHEMA " + database,
@@ -90,7 +90,7 @@ class MicroBatchIT {
                         ApplierOptions.builder(target.url())
                                 .credentials(target.user(), target.password())
                                 .consumerGroup(database)
-                                .lanes(4, partitioner)
+                                .lanes(4, router)
                                 .maxRows(500)
                                 .build());
         closing.add(applier);
@@ -126,10 +126,10 @@ class MicroBatchIT {
         }
     }
 
-    private void shouldKeepKeyOrder(String database, Partitioner partitioner) throws Exception {
+    private void shouldKeepKeyOrder(String database, LaneRouter router) throws Exception {
         long seed = Long.getLong("changegrid.seed", System.nanoTime());
         System.out.println("seed=" + seed + " (rerun with -Dchangegrid.seed=" + seed + ")");
-        JdbcApplier applier = microBatched(database, partitioner);
+        JdbcApplier applier = microBatched(database, router);
         Random random = new Random(seed);
         int[] n = new int[301];
         skewedLoad(database, random, n, 300);
@@ -164,14 +164,14 @@ class MicroBatchIT {
         assertThat(applier.rowsApplied()).isPositive();
         // What docs/appliers.md says of barriers: none with key (a row never changes lanes); with
         // the others, hot keys touched by two lanes within a batch make some.
-        if (partitioner instanceof Partitioner.ByKey) {
-            assertThat(applier.barriers()).as("barriers with the key partitioner").isZero();
+        if (router instanceof LaneRouter.ByKey) {
+            assertThat(applier.barriers()).as("barriers with the key router").isZero();
         } else {
-            assertThat(applier.barriers()).as("barriers with " + partitioner).isPositive();
+            assertThat(applier.barriers()).as("barriers with " + router).isPositive();
         }
         System.out.println(
-                "partitioner="
-                        + partitioner
+                "router="
+                        + router
                         + ", rows="
                         + applier.rowsApplied()
                         + ", commits="
@@ -182,21 +182,21 @@ class MicroBatchIT {
 
     @Test
     void shouldKeepEachKeysOrderWhenLanesSplitBySkewedKeys() throws Exception {
-        shouldKeepKeyOrder("lanes_key", new Partitioner.ByKey());
+        shouldKeepKeyOrder("lanes_key", new LaneRouter.ByKey());
     }
 
     @Test
     void shouldKeepEachKeysOrderWhenLanesSplitByTransaction() throws Exception {
-        shouldKeepKeyOrder("lanes_txn", new Partitioner.ByTransaction());
+        shouldKeepKeyOrder("lanes_txn", new LaneRouter.ByTransaction());
     }
 
     @Test
     void shouldKeepEachKeysOrderWhenLanesSplitByEvent() throws Exception {
-        shouldKeepKeyOrder("lanes_event", new Partitioner.ByEvent());
+        shouldKeepKeyOrder("lanes_event", new LaneRouter.ByEvent());
     }
 
     @Test
     void shouldKeepEachKeysOrderWhenLanesSplitByAColumnWhoseValueChanges() throws Exception {
-        shouldKeepKeyOrder("lanes_col", new Partitioner.ByColumn("customer"));
+        shouldKeepKeyOrder("lanes_col", new LaneRouter.ByColumn("customer"));
     }
 }

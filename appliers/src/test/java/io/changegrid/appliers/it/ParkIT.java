@@ -2,7 +2,7 @@ package io.changegrid.appliers.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.it.TableContents.Spec;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.JdbcApplier;
@@ -78,7 +78,7 @@ class ParkIT {
                         ApplierOptions.builder(target.url())
                                 .credentials(target.user(), target.password())
                                 .consumerGroup(group)
-                                .lanes(lanes, Partitioner.parse("key"))
+                                .lanes(lanes, LaneRouter.parse("key"))
                                 .parkRefusedTables(true)
                                 .build());
         closing.add(applier);

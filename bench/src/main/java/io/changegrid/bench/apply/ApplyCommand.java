@@ -1,6 +1,6 @@
 package io.changegrid.bench.apply;
 
-import io.changegrid.appliers.batch.Partitioner;
+import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.ApplyMode;
 import io.changegrid.appliers.jdbc.JdbcApplier;
@@ -196,7 +196,7 @@ public final class ApplyCommand implements Callable<Integer> {
                 ApplierOptions.builder(url)
                         .credentials(user, password == null || password.isEmpty() ? null : password)
                         .consumerGroup("bench")
-                        .lanes(laneCount, Partitioner.parse(partitioner))
+                        .lanes(laneCount, LaneRouter.parse(partitioner))
                         .maxRows(maxRows)
                         .mode(mode)
                         .build();

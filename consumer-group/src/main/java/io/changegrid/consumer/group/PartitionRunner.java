@@ -194,8 +194,7 @@ final class PartitionRunner {
             callback = callbacks.create(assignment);
             CheckpointStore checkpoint =
                     callback instanceof CheckpointingCallback own
-                            ? new CallbackCheckpointStore(
-                                    own.checkpointStore(), store, assignment.partition())
+                            ? new CallbackCheckpointStore(own.checkpointStore(), store)
                             : store;
             Consumer created =
                     Consumer.create(

@@ -168,6 +168,13 @@ public final class ClusterStatusCommand implements Callable<Integer> {
             }
             JsonNode live = running.get(partition);
             if (live != null) {
+                // A callback that keeps its checkpoint in its target (an applier) leaves the node
+                // at its owner and epoch: the owner's own report says how far it checkpointed.
+                long reported = live.path("checkpointScn").asLong(-1);
+                if (reported > entry.path("checkpointScn").asLong(-1)) {
+                    entry.put("checkpointScn", reported);
+                    entry.remove("savedMillisAgo");
+                }
                 entry.put("state", live.path("state").asText());
                 entry.put("lagMillis", live.path("lagMillis").asLong(-1));
             }

@@ -9,11 +9,11 @@ import java.util.Locale;
  * column value, its SCN and index), so a change delivered again after a crash goes to the same
  * lane, whose checkpoint then says whether it was applied.
  *
- * <p>Whatever the partitioner, the applier keeps per-key order: before a change goes to a lane
- * while another lane still holds an uncommitted change of the same row, it commits every lane (a
+ * <p>Whatever the router, the applier keeps per-key order: before a change goes to a lane while
+ * another lane still holds an uncommitted change of the same row, it commits every lane (a
  * barrier). {@link ByKey} never needs one; the others trade barriers for spread.
  */
-public sealed interface Partitioner {
+public sealed interface LaneRouter {
 
     /**
      * @param table the row's source table version
@@ -28,12 +28,12 @@ public sealed interface Partitioner {
     int lane(TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes);
 
     /**
-     * A partitioner from its configuration text: {@code key}, {@code transaction}, {@code event} or
-     * {@code column:<name>}.
+     * A router from its configuration text ({@code apply.partitioner}): {@code key}, {@code
+     * transaction}, {@code event} or {@code column:<name>}.
      *
      * @throws IllegalArgumentException naming the text if it is none of these
      */
-    static Partitioner parse(String text) {
+    static LaneRouter parse(String text) {
         String trimmed = text.trim();
         String lower = trimmed.toLowerCase(Locale.ROOT);
         if (lower.startsWith("column:") && trimmed.length() > "column:".length()) {
@@ -45,7 +45,7 @@ public sealed interface Partitioner {
             case "event" -> new ByEvent();
             default ->
                     throw new IllegalArgumentException(
-                            "unknown partitioner, expected key, transaction, event or column:<name>:"
+                            "unknown lane router, expected key, transaction, event or column:<name>:"
                                     + " value="
                                     + text);
         };
@@ -57,7 +57,7 @@ public sealed interface Partitioner {
      * failover to another relay the same row would hash to another lane, and lanes resuming at
      * different checkpoints would skip or replay the wrong changes.
      */
-    record ByKey() implements Partitioner {
+    record ByKey() implements LaneRouter {
         @Override
         public int lane(
                 TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes) {
@@ -69,7 +69,7 @@ public sealed interface Partitioner {
      * By one column's value (a customer id, say), for tables that have it; by key for the others. A
      * row whose column value changes moves lanes behind a barrier.
      */
-    record ByColumn(String column) implements Partitioner {
+    record ByColumn(String column) implements LaneRouter {
         @Override
         public int lane(
                 TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes) {
@@ -82,7 +82,7 @@ public sealed interface Partitioner {
     }
 
     /** Whole transactions round-robin by SCN. */
-    record ByTransaction() implements Partitioner {
+    record ByTransaction() implements LaneRouter {
         @Override
         public int lane(
                 TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes) {
@@ -91,7 +91,7 @@ public sealed interface Partitioner {
     }
 
     /** Events round-robin by (SCN, index). */
-    record ByEvent() implements Partitioner {
+    record ByEvent() implements LaneRouter {
         @Override
         public int lane(
                 TableSchema table, RowKey key, Object[] row, long scn, int index, int lanes) {

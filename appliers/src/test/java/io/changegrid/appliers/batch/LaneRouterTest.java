@@ -9,24 +9,23 @@ import io.changegrid.events.value.ValueType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class PartitionerTest {
+class LaneRouterTest {
 
     @Test
-    void shouldParseEveryPartitionerWhenItsNameIsGiven() {
-        assertThat(Partitioner.parse("key")).isEqualTo(new Partitioner.ByKey());
-        assertThat(Partitioner.parse(" Transaction ")).isEqualTo(new Partitioner.ByTransaction());
-        assertThat(Partitioner.parse("event")).isEqualTo(new Partitioner.ByEvent());
-        assertThat(Partitioner.parse("column:customer_id"))
-                .isEqualTo(new Partitioner.ByColumn("customer_id"));
+    void shouldParseEveryRouterWhenItsNameIsGiven() {
+        assertThat(LaneRouter.parse("key")).isEqualTo(new LaneRouter.ByKey());
+        assertThat(LaneRouter.parse(" Transaction ")).isEqualTo(new LaneRouter.ByTransaction());
+        assertThat(LaneRouter.parse("event")).isEqualTo(new LaneRouter.ByEvent());
+        assertThat(LaneRouter.parse("column:customer_id"))
+                .isEqualTo(new LaneRouter.ByColumn("customer_id"));
     }
 
     @Test
-    void shouldNameTheTextWhenAPartitionerIsUnknown() {
-        assertThatThrownBy(() -> Partitioner.parse("round-robin"))
+    void shouldNameTheTextWhenARouterIsUnknown() {
+        assertThatThrownBy(() -> LaneRouter.parse("round-robin"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("value=round-robin");
-        assertThatThrownBy(() -> Partitioner.parse("column:"))
-                .hasMessageContaining("value=column:");
+        assertThatThrownBy(() -> LaneRouter.parse("column:")).hasMessageContaining("value=column:");
     }
 
     @Test
@@ -60,7 +59,7 @@ class PartitionerTest {
     void shouldRouteARowToTheSameLaneWhenAnotherRelayNumberedItsTableDifferently() {
         // Relays number tables in the order they first see them: after a failover the same table
         // has another id, and every lane must still get the same keys.
-        Partitioner byKey = new Partitioner.ByKey();
+        LaneRouter byKey = new LaneRouter.ByKey();
         TableSchema atRelayA = orders(3);
         TableSchema atRelayB = orders(11);
         int moved = 0;
@@ -77,7 +76,7 @@ class PartitionerTest {
 
     @Test
     void shouldSpreadKeysOverEveryLaneWhenRoutedByKey() {
-        Partitioner byKey = new Partitioner.ByKey();
+        LaneRouter byKey = new LaneRouter.ByKey();
         int[] perLane = new int[4];
         for (long id = 1; id <= 1000; id++) {
             perLane[
