@@ -12,6 +12,7 @@ import org.eclipse.jetty.compression.gzip.GzipCompression;
 import org.eclipse.jetty.compression.server.CompressionConfig;
 import org.eclipse.jetty.compression.server.CompressionHandler;
 import org.eclipse.jetty.http.pathmap.PathSpec;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -44,7 +45,7 @@ public final class RelayHttpServer implements AutoCloseable {
             ServingLimits limits) {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("relay-http");
-        server = new Server(threads);
+        server = new Server(threads, null, responseBuffers(limits));
         connector = new ServerConnector(server);
         connector.setHost(host);
         connector.setPort(port);
@@ -107,5 +108,21 @@ public final class RelayHttpServer implements AutoCloseable {
                     "no such endpoint: path=" + request.getHttpURI().getPath());
             return true;
         }
+    }
+
+    /**
+     * The pool stream responses copy the buffer into. Jetty's default pool keeps buffers of up to
+     * 64 KiB only, so every larger response allocated (and later freed through the GC) a direct
+     * buffer of its own: stage 2 fell from ~570k to ~370k events/s with the relay waiting on direct
+     * memory. Power-of-two buckets up to the serving budget, and idle buffers kept within it.
+     */
+    private static ArrayByteBufferPool responseBuffers(ServingLimits limits) {
+        long budget = limits.servingMemoryBytes();
+        int largest =
+                (int)
+                        Math.min(
+                                Integer.highestOneBit(Integer.MAX_VALUE),
+                                Long.highestOneBit(budget));
+        return new ArrayByteBufferPool.Quadratic(0, largest, 64, budget, budget);
     }
 }
