@@ -98,6 +98,21 @@ public final class ExpandableBuffer {
         position += length;
     }
 
+    /** Writes {@code count} zero bytes. */
+    public void putZeros(int count) {
+        reserve(count);
+        Arrays.fill(array, position, position + count, (byte) 0);
+        position += count;
+    }
+
+    /** Sets bits in a byte already written, e.g. a NULL bitmap filled in column by column. */
+    public void orByteAt(int index, int bits) {
+        if (index < 0 || index >= position) {
+            throw new IndexOutOfBoundsException("index=" + index + ", written=" + position);
+        }
+        array[index] |= (byte) bits;
+    }
+
     /** Writes {@code value} as an unsigned LEB128 varint (1..10 bytes). */
     public void putVarLong(long value) {
         reserve(10);

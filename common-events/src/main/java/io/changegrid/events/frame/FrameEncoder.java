@@ -26,6 +26,7 @@ public final class FrameEncoder {
 
     private final ExpandableBuffer out;
     private final CRC32C crc = new CRC32C();
+    private final RowImageWriter imageWriter;
     private boolean inTransaction;
     private int sourceId;
     private long scn;
@@ -41,6 +42,7 @@ public final class FrameEncoder {
     /** An encoder appending to {@code out}. */
     public FrameEncoder(ExpandableBuffer out) {
         this.out = out;
+        this.imageWriter = new RowImageWriter(out);
     }
 
     /** The buffer the frames are written into. */
@@ -95,24 +97,7 @@ public final class FrameEncoder {
      */
     public int appendRowChange(Operation op, TableSchema schema, Object[] before, Object[] after) {
         requireTransaction();
-        boolean imagesFit =
-                switch (op) {
-                    case INSERT -> before == null && after != null;
-                    case UPDATE -> before != null && after != null;
-                    case DELETE -> before != null && after == null;
-                    default -> throw new IllegalArgumentException("not a row change: op=" + op);
-                };
-        if (!imagesFit) {
-            throw new IllegalArgumentException(
-                    "images do not fit operation: op="
-                            + op
-                            + ", before="
-                            + (before != null)
-                            + ", after="
-                            + (after != null)
-                            + ", table="
-                            + schema.qualifiedName());
-        }
+        requireImagesFit(op, before != null, after != null, schema);
         int start = startFrame(op, schema.tableId(), schema.version(), transactionId);
         try {
             int keyAt = out.position();
@@ -129,16 +114,84 @@ public final class FrameEncoder {
                 RowImageCodec.writeRow(out, schema, after);
                 afterLength = out.position() - afterAt;
             }
-            ByteBuffer bytes = out.byteBuffer();
-            int hash =
-                    schema.hasKey()
-                            ? KeyHash.murmur3(bytes, keyAt, keyLength)
-                            : KeyHash.ofTableId(schema.tableId());
-            bytes.putInt(start + PARTITION_HASH_OFFSET, hash);
-            return finishFrame(start, keyLength, beforeLength, afterLength);
+            return finishRowChange(schema, start, keyAt, keyLength, beforeLength, afterLength);
         } catch (RuntimeException e) {
             out.position(start);
             throw e;
+        }
+    }
+
+    /**
+     * Appends a row change whose images the source writes in place ({@link RowImages}): the same
+     * frame {@link #appendRowChange(Operation, TableSchema, Object[], Object[])} builds from the
+     * images as values, byte for byte, without the values.
+     *
+     * @param op INSERT (after image only), UPDATE (both) or DELETE (before image only)
+     * @return the offset of the new frame in the buffer
+     */
+    public int appendRowChange(Operation op, TableSchema schema, RowImages images) {
+        requireTransaction();
+        boolean hasBefore = op != Operation.INSERT;
+        boolean hasAfter = op != Operation.DELETE;
+        requireImagesFit(op, hasBefore, hasAfter, schema);
+        int start = startFrame(op, schema.tableId(), schema.version(), transactionId);
+        try {
+            int keyAt = out.position();
+            RowImageCodec.writeImage(out, schema, images, imageWriter, hasAfter, true);
+            int keyLength = out.position() - keyAt;
+            int beforeLength = 0;
+            if (hasBefore) {
+                RowImageCodec.writeImage(out, schema, images, imageWriter, false, false);
+                beforeLength = out.position() - keyAt - keyLength;
+            }
+            int afterLength = 0;
+            if (hasAfter) {
+                int afterAt = out.position();
+                RowImageCodec.writeImage(out, schema, images, imageWriter, true, false);
+                afterLength = out.position() - afterAt;
+            }
+            return finishRowChange(schema, start, keyAt, keyLength, beforeLength, afterLength);
+        } catch (RuntimeException e) {
+            out.position(start);
+            throw e;
+        }
+    }
+
+    private int finishRowChange(
+            TableSchema schema,
+            int start,
+            int keyAt,
+            int keyLength,
+            int beforeLength,
+            int afterLength) {
+        ByteBuffer bytes = out.byteBuffer();
+        int hash =
+                schema.hasKey()
+                        ? KeyHash.murmur3(bytes, keyAt, keyLength)
+                        : KeyHash.ofTableId(schema.tableId());
+        bytes.putInt(start + PARTITION_HASH_OFFSET, hash);
+        return finishFrame(start, keyLength, beforeLength, afterLength);
+    }
+
+    private static void requireImagesFit(
+            Operation op, boolean before, boolean after, TableSchema schema) {
+        boolean imagesFit =
+                switch (op) {
+                    case INSERT -> !before && after;
+                    case UPDATE -> before && after;
+                    case DELETE -> before && !after;
+                    default -> throw new IllegalArgumentException("not a row change: op=" + op);
+                };
+        if (!imagesFit) {
+            throw new IllegalArgumentException(
+                    "images do not fit operation: op="
+                            + op
+                            + ", before="
+                            + before
+                            + ", after="
+                            + after
+                            + ", table="
+                            + schema.qualifiedName());
         }
     }
 

@@ -57,6 +57,47 @@ final class RowImageCodec {
         }
     }
 
+    /**
+     * Writes a row image ({@code key == false}) or the key image of the before or after image of
+     * {@code images}, the values written by the source through {@code values}.
+     */
+    static void writeImage(
+            ExpandableBuffer out,
+            TableSchema schema,
+            RowImages images,
+            RowImageWriter values,
+            boolean after,
+            boolean key) {
+        int count = key ? schema.keySize() : schema.columnCount();
+        out.putVarLong(count);
+        int bitmapAt = out.position();
+        out.putZeros((count + 7) / 8);
+        for (int i = 0; i < count; i++) {
+            int column = key ? schema.keyIndex(i) : i;
+            if (images.isNull(after, column)) {
+                if (!key && !schema.column(column).nullable()) {
+                    throw new IllegalArgumentException(
+                            "NULL in a NOT NULL column: table="
+                                    + schema.qualifiedName()
+                                    + ", column="
+                                    + schema.column(column).name());
+                }
+                out.orByteAt(bitmapAt + (i >>> 3), 1 << (i & 7));
+            } else {
+                int at = out.position();
+                values.column(schema, schema.column(column));
+                images.write(values, after, column);
+                if (out.position() == at) {
+                    throw new IllegalStateException(
+                            "no value written: table="
+                                    + schema.qualifiedName()
+                                    + ", column="
+                                    + schema.column(column).name());
+                }
+            }
+        }
+    }
+
     private static void writeBitmap(
             ExpandableBuffer out, Object[] row, int count, TableSchema keyOf) {
         out.putVarLong(count);

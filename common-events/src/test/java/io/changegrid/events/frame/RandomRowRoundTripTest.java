@@ -87,7 +87,7 @@ class RandomRowRoundTripTest {
         }
     }
 
-    private static TableSchema randomSchema(SchemaRegistry registry, Random random, int table) {
+    static TableSchema randomSchema(SchemaRegistry registry, Random random, int table) {
         int count = 1 + random.nextInt(24);
         List<Column> columns = new ArrayList<>();
         columns.add(new Column("k", ValueType.INT64, "bigint", false, 0));
@@ -100,7 +100,7 @@ class RandomRowRoundTripTest {
         return registry.register("db" + table, "t" + table, columns, key);
     }
 
-    private static Object[] randomRow(TableSchema schema, Random random) {
+    static Object[] randomRow(TableSchema schema, Random random) {
         Object[] row = new Object[schema.columnCount()];
         for (int i = 0; i < row.length; i++) {
             Column column = schema.column(i);

@@ -2,6 +2,7 @@ package io.changegrid.policy.capture;
 
 import io.changegrid.events.Operation;
 import io.changegrid.events.frame.FrameEncoder;
+import io.changegrid.events.frame.RowImages;
 import io.changegrid.events.schema.TableSchema;
 import java.nio.ByteBuffer;
 
@@ -69,6 +70,25 @@ public final class TransactionWriter {
         encoder.appendRowChange(op, route.output(), before, after);
         events++;
         return true;
+    }
+
+    /**
+     * Appends one row change whose images the fetcher writes in place, for a route that {@linkplain
+     * TableRoute#passesEverything() passes everything} unchanged: what the object form would
+     * publish, without building it. Routes with a predicate, a transform or a partition need the
+     * values and take {@link #appendRow(TableRoute, Operation, Object[], Object[])}.
+     *
+     * @throws IllegalStateException if the route does not pass everything
+     */
+    public void appendRow(TableRoute route, Operation op, RowImages images) {
+        if (!route.passesEverything()) {
+            throw new IllegalStateException(
+                    "rows written in place need a route that passes everything: table="
+                            + route.output().qualifiedName());
+        }
+        ensureBegun();
+        encoder.appendRowChange(op, route.output(), images);
+        events++;
     }
 
     /**
