@@ -104,9 +104,11 @@ public final class ProfileCommand implements Callable<Integer> {
         // Encodes what the routes let through: the transaction assembly every fetcher shares.
         map.put("io.changegrid.policy.capture.TransactionWriter", "transaction assembly");
         map.put("io.changegrid.policy", "policies: routing, partitioning");
+        map.put("io.changegrid.fetchers.mysql.RowTranscoder", "rows read in place");
         map.put("io.changegrid.fetchers.mysql.RowConverter", "row conversion");
         map.put("io.changegrid.fetchers.mysql.TemporalCells", "row conversion");
         map.put("io.changegrid.fetchers.mysql.Lossless", "binlog row deserialization (ours)");
+        map.put("io.changegrid.fetchers.mysql.BinlogRows", "binlog row deserialization (ours)");
         map.put("io.changegrid.fetchers", "transaction assembly");
         map.put("io.changegrid.events.frame", "frame encoding");
         map.put("io.changegrid.events", "event values");

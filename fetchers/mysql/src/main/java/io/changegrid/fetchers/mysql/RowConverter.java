@@ -135,19 +135,38 @@ final class RowConverter {
             }
             Serializable value = cells[cell++];
             if (value != null) {
-                try {
-                    row[i] =
-                            convert(
-                                    i,
-                                    compressed[i]
-                                            ? CompressedCells.inflate((byte[]) value)
-                                            : value);
-                } catch (RuntimeException e) {
-                    throw refused(i, value, e);
-                }
+                row[i] = convertCell(i, value);
             }
         }
         return row;
+    }
+
+    /**
+     * Converts the library's non-null cell of column {@code i}.
+     *
+     * @throws IllegalArgumentException naming table, column and the cell
+     */
+    Object convertCell(int i, Serializable value) {
+        try {
+            return convert(i, compressed[i] ? CompressedCells.inflate((byte[]) value) : value);
+        } catch (RuntimeException e) {
+            throw refused(i, value, e);
+        }
+    }
+
+    /** How column {@code i}'s cells become values. */
+    CellKind kind(int i) {
+        return kinds[i];
+    }
+
+    /** The width of a BINARY(n) column, else 0. */
+    int width(int i) {
+        return widths[i];
+    }
+
+    /** Whether column {@code i} is one of MariaDB's COMPRESSED columns. */
+    boolean compressed(int i) {
+        return compressed[i];
     }
 
     private IllegalArgumentException refused(int i, Serializable value, RuntimeException e) {

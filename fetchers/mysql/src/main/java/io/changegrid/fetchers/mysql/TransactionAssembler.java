@@ -1,7 +1,6 @@
 package io.changegrid.fetchers.mysql;
 
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
-import com.github.shyiko.mysql.binlog.event.DeleteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.GtidEventData;
@@ -9,8 +8,7 @@ import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
-import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
-import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import io.changegrid.events.Operation;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
@@ -19,7 +17,9 @@ import io.changegrid.policy.capture.CaptureRouter;
 import io.changegrid.policy.capture.PolicyViolationException;
 import io.changegrid.policy.capture.TableRoute;
 import io.changegrid.policy.capture.TransactionWriter;
+import java.io.IOException;
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,6 +46,10 @@ import org.slf4j.LoggerFactory;
  *       the policy's predicate, its transform, and this relay's partition; only what passes is
  *       encoded, with the route's output schema. A transaction with nothing published publishes
  *       nothing, but a heartbeat follows so consumers still see the timeline move.
+ *   <li>Rows are read from the rows event's bytes in place ({@link RowTranscoder}): a route that
+ *       passes everything has them written straight into frames; one with policies gets the values
+ *       its predicate and transform need. The library decodes only what the transcoder does not
+ *       know the size of.
  *   <li>Schema changes take the same route, so a renamed, masked or dropped column stays so after
  *       an ALTER; a change the policy cannot follow safely stops the fetcher ({@link
  *       PolicyViolationException}).
@@ -59,8 +63,42 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
 
-    /** A captured table version's converter and route; a null route publishes nothing. */
-    private record Route(RowConverter converter, TableRoute route) {}
+    /**
+     * A captured table version's converter and route (a null route publishes nothing), and the
+     * transcoder that reads its rows in place.
+     */
+    private static final class Route {
+        final RowConverter converter;
+        final TableRoute route;
+        private TableMapEventData mapped;
+        private RowTranscoder inPlace;
+
+        Route(RowConverter converter, TableRoute route) {
+            this.converter = converter;
+            this.route = route;
+        }
+
+        /**
+         * The transcoder reading rows under {@code map} in place, or null when the map has a type
+         * whose size only the library knows. Kept while the table maps of the version carry the
+         * same types and metadata.
+         */
+        RowTranscoder inPlace(TableMapEventData map) {
+            if (route == null) {
+                return null;
+            }
+            if (mapped == null
+                    || !Arrays.equals(mapped.getColumnTypes(), map.getColumnTypes())
+                    || !Arrays.equals(mapped.getColumnMetadata(), map.getColumnMetadata())) {
+                inPlace = RowTranscoder.of(converter, map);
+                mapped = map;
+            }
+            return inPlace;
+        }
+    }
+
+    /** What the rows of one binlog table id take: its route and its table map's transcoder. */
+    private record Binding(Route route, RowTranscoder inPlace) {}
 
     private final CaptureRouter router;
     private final TransactionWriter writer;
@@ -69,7 +107,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private final int maxTransactionBytes;
     private final long heartbeatAfterNanos;
     private final Runnable onFailure;
-    private final Map<Long, Route> routes = new HashMap<>();
+    private final Map<Long, Binding> routes = new HashMap<>();
 
     /** Binlog table ids of tables whose rows are not published: their rows are not decoded. */
     private final Set<Long> uncaptured = new HashSet<>();
@@ -202,45 +240,13 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             }
             case QUERY -> query(header, event.getData());
             case TABLE_MAP -> tableMap(header, event.getData());
-            case WRITE_ROWS, EXT_WRITE_ROWS -> {
-                WriteRowsEventData rows = event.getData();
-                for (Serializable[] row : rows.getRows()) {
-                    rowChange(
-                            header,
-                            rows.getTableId(),
-                            Operation.INSERT,
-                            null,
-                            row,
-                            rows.getIncludedColumns(),
-                            null);
-                }
-            }
-            case UPDATE_ROWS, EXT_UPDATE_ROWS -> {
-                UpdateRowsEventData rows = event.getData();
-                for (Map.Entry<Serializable[], Serializable[]> row : rows.getRows()) {
-                    rowChange(
-                            header,
-                            rows.getTableId(),
-                            Operation.UPDATE,
-                            row.getKey(),
-                            row.getValue(),
-                            rows.getIncludedColumns(),
-                            rows.getIncludedColumnsBeforeUpdate());
-                }
-            }
-            case DELETE_ROWS, EXT_DELETE_ROWS -> {
-                DeleteRowsEventData rows = event.getData();
-                for (Serializable[] row : rows.getRows()) {
-                    rowChange(
-                            header,
-                            rows.getTableId(),
-                            Operation.DELETE,
-                            row,
-                            null,
-                            null,
-                            rows.getIncludedColumns());
-                }
-            }
+            case WRITE_ROWS,
+                    EXT_WRITE_ROWS,
+                    UPDATE_ROWS,
+                    EXT_UPDATE_ROWS,
+                    DELETE_ROWS,
+                    EXT_DELETE_ROWS ->
+                    rows(header, event.getData());
             case XID -> commit(header);
             case HEARTBEAT -> {
                 if (!open) {
@@ -369,13 +375,13 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         MariaDbTableMapDeserializer.requireDecodable(map, schema, position(header));
         long key = ((long) schema.tableId() << 32) | schema.version();
         Route route = routesBySchema.computeIfAbsent(key, k -> bindRoute(schema));
-        if (route.route() == null) {
+        if (route.route == null) {
             routes.remove(map.getTableId());
             uncaptured.add(map.getTableId());
             return;
         }
         uncaptured.remove(map.getTableId());
-        routes.put(map.getTableId(), route);
+        routes.put(map.getTableId(), new Binding(route, route.inPlace(map)));
     }
 
     private Route bindRoute(TableSchema schema) {
@@ -383,31 +389,100 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         return route == null ? new Route(null, null) : new Route(new RowConverter(schema), route);
     }
 
-    private void rowChange(
-            EventHeaderV4 header,
-            long binlogTableId,
-            Operation op,
-            Serializable[] beforeCells,
-            Serializable[] afterCells,
-            BitSet afterColumns,
-            BitSet beforeColumns) {
+    private void rows(EventHeaderV4 header, BinlogRows rows) {
+        long binlogTableId = rows.tableId();
         if (uncaptured.contains(binlogTableId)) {
             return;
         }
-        Route route = routes.get(binlogTableId);
-        if (route == null) {
+        Binding binding = routes.get(binlogTableId);
+        if (binding == null) {
             throw new FetchFailedException(
                     "rows without a table map: binlogTableId="
                             + binlogTableId
                             + ", position="
                             + position(header));
         }
-
         if (!open) {
             // Row events outside BEGIN/GTID: a non-transactional statement is its own transaction.
             begin(header, "");
         }
-        RowConverter converter = route.converter();
+        Operation op = rows.operation();
+        RowTranscoder inPlace = binding.inPlace();
+        if (inPlace != null && inPlace.readsAll(rows)) {
+            TableRoute route = binding.route().route;
+            boolean unchanged = route.passesEverything();
+            int at = 0;
+            while (at < rows.length()) {
+                boolean appended = true;
+                try {
+                    if (op != Operation.INSERT) {
+                        at = inPlace.readBefore(rows, at);
+                    }
+                    if (op != Operation.DELETE) {
+                        at = inPlace.readAfter(rows, at);
+                    }
+                    if (unchanged) {
+                        // Straight from the binlog's bytes into the frame.
+                        writer.appendRow(route, op, inPlace);
+                    } else {
+                        appended =
+                                writer.appendRow(
+                                        route,
+                                        op,
+                                        op != Operation.INSERT ? inPlace.values(false) : null,
+                                        op != Operation.DELETE ? inPlace.values(true) : null);
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw RowRefusal.of(
+                            route.output().qualifiedName(),
+                            e,
+                            startScn,
+                            position(header),
+                            transactionId);
+                }
+                if (appended) {
+                    requireFits();
+                }
+            }
+            return;
+        }
+        try {
+            ByteArrayInputStream in = rows.stream();
+            while (in.available() > 0) {
+                Serializable[] before =
+                        op != Operation.INSERT ? rows.readCells(in, rows.beforeColumns()) : null;
+                Serializable[] after =
+                        op != Operation.DELETE ? rows.readCells(in, rows.afterColumns()) : null;
+                rowChange(
+                        header,
+                        binding.route(),
+                        op,
+                        before,
+                        after,
+                        rows.afterColumns(),
+                        rows.beforeColumns());
+            }
+        } catch (IOException e) {
+            throw new FetchFailedException(
+                    "binlog rows could not be read: table="
+                            + binding.route().converter.schema().qualifiedName()
+                            + ", position="
+                            + position(header)
+                            + ", reason="
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    private void rowChange(
+            EventHeaderV4 header,
+            Route route,
+            Operation op,
+            Serializable[] beforeCells,
+            Serializable[] afterCells,
+            BitSet afterColumns,
+            BitSet beforeColumns) {
+        RowConverter converter = route.converter;
         Object[] before;
         Object[] after;
         try {
@@ -418,12 +493,19 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         }
         boolean appended;
         try {
-            appended = writer.appendRow(route.route(), op, before, after);
+            appended = writer.appendRow(route.route, op, before, after);
         } catch (IllegalArgumentException e) {
-            String table = route.route().output().qualifiedName();
+            String table = route.route.output().qualifiedName();
             throw RowRefusal.of(table, e, startScn, position(header), transactionId);
         }
-        if (appended && writer.length() > maxTransactionBytes) {
+        if (appended) {
+            requireFits();
+        }
+    }
+
+    /** Stops at a transaction too large for the relay to publish whole. */
+    private void requireFits() {
+        if (writer.length() > maxTransactionBytes) {
             throw new TransactionTooLargeException(
                     "transaction larger than the relay can publish whole: scn="
                             + startScn

@@ -35,6 +35,10 @@ final class CollectingSink implements TransactionSink {
     }
 
     private final List<Published> published = new CopyOnWriteArrayList<>();
+
+    /** The frames of every transaction (not heartbeats) as the fetcher handed them over. */
+    private final List<byte[]> rawTransactions = new CopyOnWriteArrayList<>();
+
     private volatile SchemaRegistry registry;
 
     void decodeWith(SchemaRegistry registry) {
@@ -68,6 +72,16 @@ final class CollectingSink implements TransactionSink {
             assertThat(commitTimeMicros).isEqualTo(decoded.get(0).commitTimeMicros());
         }
         published.add(transaction);
+        if (!transaction.isHeartbeat()) {
+            byte[] copy = new byte[length];
+            frames.duplicate().get(0, copy);
+            rawTransactions.add(copy);
+        }
+    }
+
+    /** The frame bytes of every transaction so far, in order. */
+    List<byte[]> transactionFrames() {
+        return List.copyOf(rawTransactions);
     }
 
     List<Published> transactions() {
