@@ -10,10 +10,7 @@ import io.changegrid.events.value.SqlDateTime;
 import io.changegrid.events.value.ValueType;
 import java.io.IOException;
 import java.io.Serializable;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
-import java.nio.ByteOrder;
 import java.time.Instant;
 import java.util.Arrays;
 
@@ -49,13 +46,6 @@ final class RowTranscoder implements RowImages {
             POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
         }
     }
-
-    private static final VarHandle LITTLE_ENDIAN_SHORT =
-            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LITTLE_ENDIAN_INT =
-            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LITTLE_ENDIAN_LONG =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static final long DATETIMEF_INT_OFS = 0x80_0000_0000L;
     private static final long NANOS_PER_MICRO = 1_000L;
@@ -509,42 +499,34 @@ final class RowTranscoder implements RowImages {
         int precision = meta & 0xFF;
         int scale = meta >> 8;
         int integral = precision - scale;
-        int mask = (b[at] & 0x80) != 0 ? 0 : 0xFF;
+        long invert = (b[at] & 0x80) != 0 ? 0 : -1L;
+        // Groups in order: a short leading one, nine digits in four bytes each, a short trailing
+        // one. The stored sign is the top bit of the first byte, in whichever group comes first.
         long value = 0;
-        int leading = DIGITS_TO_BYTES[integral % 9];
         boolean first = true;
+        int leading = DIGITS_TO_BYTES[integral % 9];
         if (leading > 0) {
-            value = group(b, at, leading, mask, true);
+            value = group(b, at, leading, invert, true);
             at += leading;
             first = false;
         }
-        for (int g = 0; g < integral / 9; g++, at += 4) {
-            value = value * 1_000_000_000L + group(b, at, 4, mask, first);
-            first = false;
-        }
-        for (int g = 0; g < scale / 9; g++, at += 4) {
-            value = value * 1_000_000_000L + group(b, at, 4, mask, first);
+        for (int g = integral / 9 + scale / 9; g > 0; g--, at += 4) {
+            value = value * 1_000_000_000L + group(b, at, 4, invert, first);
             first = false;
         }
         int trailingDigits = scale % 9;
         if (trailingDigits > 0) {
             value =
                     value * POWERS_OF_TEN[trailingDigits]
-                            + group(b, at, DIGITS_TO_BYTES[trailingDigits], mask, first);
+                            + group(b, at, DIGITS_TO_BYTES[trailingDigits], invert, first);
         }
-        return mask == 0 ? value : -value;
+        return invert == 0 ? value : -value;
     }
 
-    private static long group(byte[] b, int at, int bytes, int mask, boolean first) {
-        long value = 0;
-        for (int i = 0; i < bytes; i++) {
-            int x = (b[at + i] & 0xFF) ^ mask;
-            if (first && i == 0) {
-                x ^= 0x80;
-            }
-            value = (value << 8) | x;
-        }
-        return value;
+    /** One group of digits: {@code bytes} big-endian, inverted for negative values. */
+    private static long group(byte[] b, int at, int bytes, long invert, boolean first) {
+        long value = bigEndian(b, at, bytes) ^ (invert & ((1L << (8 * bytes)) - 1));
+        return first ? value ^ (0x80L << (8 * (bytes - 1))) : value;
     }
 
     /**
@@ -578,27 +560,24 @@ final class RowTranscoder implements RowImages {
     }
 
     private static long littleEndian(byte[] b, int at, int bytes) {
-        // The common widths in one load each (the JIT's intrinsics), the others byte by byte.
-        switch (bytes) {
-            case 1 -> {
-                return b[at] & 0xFFL;
+        // The common widths spelled out: a loop or a VarHandle costs more on this path.
+        return switch (bytes) {
+            case 1 -> b[at] & 0xFFL;
+            case 2 -> (b[at] & 0xFFL) | (b[at + 1] & 0xFFL) << 8;
+            case 3 -> (b[at] & 0xFFL) | (b[at + 1] & 0xFFL) << 8 | (b[at + 2] & 0xFFL) << 16;
+            case 4 ->
+                    (b[at] & 0xFFL)
+                            | (b[at + 1] & 0xFFL) << 8
+                            | (b[at + 2] & 0xFFL) << 16
+                            | (b[at + 3] & 0xFFL) << 24;
+            default -> {
+                long value = 0;
+                for (int i = bytes - 1; i >= 0; i--) {
+                    value = (value << 8) | (b[at + i] & 0xFF);
+                }
+                yield value;
             }
-            case 2 -> {
-                return (short) LITTLE_ENDIAN_SHORT.get(b, at) & 0xFFFFL;
-            }
-            case 4 -> {
-                return (int) LITTLE_ENDIAN_INT.get(b, at) & 0xFFFF_FFFFL;
-            }
-            case 8 -> {
-                return (long) LITTLE_ENDIAN_LONG.get(b, at);
-            }
-            default -> {}
-        }
-        long value = 0;
-        for (int i = bytes - 1; i >= 0; i--) {
-            value = (value << 8) | (b[at + i] & 0xFF);
-        }
-        return value;
+        };
     }
 
     private static long bigEndian(byte[] b, int at, int bytes) {
