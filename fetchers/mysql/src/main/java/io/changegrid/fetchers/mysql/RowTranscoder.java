@@ -37,19 +37,6 @@ import java.util.Arrays;
  */
 final class RowTranscoder implements RowImages {
 
-    private static final int[] DIGITS_TO_BYTES = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
-    private static final long[] POWERS_OF_TEN = new long[10];
-
-    static {
-        POWERS_OF_TEN[0] = 1;
-        for (int i = 1; i < POWERS_OF_TEN.length; i++) {
-            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
-        }
-    }
-
-    private static final long DATETIMEF_INT_OFS = 0x80_0000_0000L;
-    private static final long NANOS_PER_MICRO = 1_000L;
-
     /** How a column's value is written. */
     private enum Write {
         SIGNED,
@@ -164,37 +151,45 @@ final class RowTranscoder implements RowImages {
         switch (writes[column]) {
             case SIGNED -> {
                 int shift = 64 - 8 * fixedSizes[column];
-                out.putInt64((littleEndian(b, at, fixedSizes[column]) << shift) >> shift);
+                out.putInt64(
+                        (StoredBytes.littleEndian(b, at, fixedSizes[column]) << shift) >> shift);
             }
-            case UNSIGNED -> out.putInt64(littleEndian(b, at, fixedSizes[column]));
-            case UINT64 -> out.putUInt64Bits(littleEndian(b, at, 8));
-            case FLOAT32 -> out.putFloat32Bits((int) littleEndian(b, at, 4));
-            case FLOAT64 -> out.putFloat64Bits(littleEndian(b, at, 8));
-            case DECIMAL -> out.putDecimal(unscaled(b, at, metas[column]), metas[column] >> 8);
+            case UNSIGNED -> out.putInt64(StoredBytes.littleEndian(b, at, fixedSizes[column]));
+            case UINT64 -> out.putUInt64Bits(StoredBytes.littleEndian(b, at, 8));
+            case FLOAT32 -> out.putFloat32Bits((int) StoredBytes.littleEndian(b, at, 4));
+            case FLOAT64 -> out.putFloat64Bits(StoredBytes.littleEndian(b, at, 8));
+            case DECIMAL ->
+                    out.putDecimal(
+                            StoredBytes.unscaledDecimal(b, at, metas[column]), metas[column] >> 8);
             case DATE -> {
-                int packed = (int) littleEndian(b, at, 3);
+                int packed = (int) StoredBytes.littleEndian(b, at, 3);
                 out.putDate(packed >>> 9, (packed >>> 5) & 0x0F, packed & 0x1F);
             }
             case DATETIME2 -> {
-                int date = dateTime2Date(b, at);
+                long stored = StoredBytes.bigEndian(b, at, 5);
+                int date = TemporalCells.dateTimeV2Date(stored);
                 out.putDateTime(
                         date >>> 9,
                         (date >>> 5) & 0x0F,
                         date & 0x1F,
-                        dateTime2NanoOfDay(b, at, column));
+                        TemporalCells.dateTimeV2NanoOfDay(
+                                stored, fractionMicros(b, at + 5, column)));
             }
             case TIMESTAMP2 ->
                     out.putTimestamp(
-                            bigEndian(b, at, 4),
-                            (int) (fractionMicros(b, at + 4, metas[column]) * NANOS_PER_MICRO));
+                            StoredBytes.bigEndian(b, at, 4),
+                            (int) (fractionMicros(b, at + 4, column) * 1_000L));
             case BYTES -> {
                 int prefix = prefixes[column];
-                out.putBytes(b, at + prefix, (int) littleEndian(b, at, prefix));
+                out.putBytes(b, at + prefix, (int) StoredBytes.littleEndian(b, at, prefix));
             }
             case PADDED_BYTES -> {
                 int prefix = prefixes[column];
                 out.putPaddedBytes(
-                        b, at + prefix, (int) littleEndian(b, at, prefix), converter.width(column));
+                        b,
+                        at + prefix,
+                        (int) StoredBytes.littleEndian(b, at, prefix),
+                        converter.width(column));
             }
             case CELL -> out.putValue(converter.convertCell(column, cell(column, at)));
         }
@@ -223,35 +218,42 @@ final class RowTranscoder implements RowImages {
         return switch (writes[column]) {
             case SIGNED -> {
                 int shift = 64 - 8 * fixedSizes[column];
-                yield (littleEndian(b, at, fixedSizes[column]) << shift) >> shift;
+                yield (StoredBytes.littleEndian(b, at, fixedSizes[column]) << shift) >> shift;
             }
-            case UNSIGNED -> littleEndian(b, at, fixedSizes[column]);
-            case UINT64 -> littleEndian(b, at, 8);
-            case FLOAT32 -> Float.intBitsToFloat((int) littleEndian(b, at, 4));
-            case FLOAT64 -> Double.longBitsToDouble(littleEndian(b, at, 8));
-            case DECIMAL -> BigDecimal.valueOf(unscaled(b, at, metas[column]), metas[column] >> 8);
-            case DATE -> date(column, (int) littleEndian(b, at, 3));
+            case UNSIGNED -> StoredBytes.littleEndian(b, at, fixedSizes[column]);
+            case UINT64 -> StoredBytes.littleEndian(b, at, 8);
+            case FLOAT32 -> Float.intBitsToFloat((int) StoredBytes.littleEndian(b, at, 4));
+            case FLOAT64 -> Double.longBitsToDouble(StoredBytes.littleEndian(b, at, 8));
+            case DECIMAL ->
+                    BigDecimal.valueOf(
+                            StoredBytes.unscaledDecimal(b, at, metas[column]), metas[column] >> 8);
+            case DATE -> date(column, (int) StoredBytes.littleEndian(b, at, 3));
             case DATETIME2 -> {
-                SqlDate date = date(column, dateTime2Date(b, at));
+                long stored = StoredBytes.bigEndian(b, at, 5);
+                SqlDate date = date(column, TemporalCells.dateTimeV2Date(stored));
                 try {
-                    yield new SqlDateTime(date, dateTime2NanoOfDay(b, at, column));
+                    yield new SqlDateTime(
+                            date,
+                            TemporalCells.dateTimeV2NanoOfDay(
+                                    stored, fractionMicros(b, at + 5, column)));
                 } catch (IllegalArgumentException e) {
                     throw unreadable(column, e);
                 }
             }
             case TIMESTAMP2 ->
                     Instant.ofEpochSecond(
-                            bigEndian(b, at, 4),
-                            fractionMicros(b, at + 4, metas[column]) * NANOS_PER_MICRO);
+                            StoredBytes.bigEndian(b, at, 4),
+                            fractionMicros(b, at + 4, column) * 1_000L);
             case BYTES -> {
                 int prefix = prefixes[column];
                 int from = at + prefix;
-                yield Arrays.copyOfRange(b, from, from + (int) littleEndian(b, at, prefix));
+                yield Arrays.copyOfRange(
+                        b, from, from + (int) StoredBytes.littleEndian(b, at, prefix));
             }
             case PADDED_BYTES -> {
                 int prefix = prefixes[column];
                 int from = at + prefix;
-                int length = (int) littleEndian(b, at, prefix);
+                int length = (int) StoredBytes.littleEndian(b, at, prefix);
                 byte[] padded = new byte[Math.max(length, converter.width(column))];
                 System.arraycopy(b, from, padded, 0, length);
                 yield padded;
@@ -260,9 +262,15 @@ final class RowTranscoder implements RowImages {
         };
     }
 
+    /** The fraction of a TIMESTAMP2 or DATETIME2 column's value at {@code at}, in microseconds. */
+    private long fractionMicros(byte[] b, int at, int column) {
+        int length = (metas[column] + 1) / 2;
+        return TemporalCells.fractionMicros(length, StoredBytes.bigEndian(b, at, length));
+    }
+
     private SqlDate date(int column, int packed) {
         try {
-            return new SqlDate(packed >>> 9, (packed >>> 5) & 0x0F, packed & 0x1F);
+            return TemporalCells.date(packed);
         } catch (IllegalArgumentException e) {
             throw unreadable(column, e);
         }
@@ -325,7 +333,7 @@ final class RowTranscoder implements RowImages {
                 if (at + prefix > end) {
                     throw truncated(i, at + prefix, end);
                 }
-                size = prefix + (int) littleEndian(b, at, prefix);
+                size = prefix + (int) StoredBytes.littleEndian(b, at, prefix);
                 if (size < prefix) {
                     throw truncated(i, Integer.MAX_VALUE, end);
                 }
@@ -460,7 +468,7 @@ final class RowTranscoder implements RowImages {
             case TIME_V2 -> new int[] {3 + (meta + 1) / 2, 0};
             case DATETIME_V2 -> new int[] {5 + (meta + 1) / 2, 0};
             case TIMESTAMP_V2 -> new int[] {4 + (meta + 1) / 2, 0};
-            case NEWDECIMAL -> new int[] {decimalSize(meta & 0xFF, meta >> 8), 0};
+            case NEWDECIMAL -> new int[] {StoredBytes.decimalSize(meta & 0xFF, meta >> 8), 0};
             case BIT -> new int[] {((meta >> 8) * 8 + (meta & 0xFF) + 7) / 8, 0};
             case VARCHAR, VAR_STRING -> new int[] {-1, meta < 256 ? 1 : 2};
             case BLOB, GEOMETRY, JSON, VECTOR ->
@@ -480,111 +488,5 @@ final class RowTranscoder implements RowImages {
             return new int[] {-1, length < 256 ? 1 : 2};
         }
         return sizing(type, meta);
-    }
-
-    private static int decimalSize(int precision, int scale) {
-        int integral = precision - scale;
-        return (integral / 9) * 4
-                + DIGITS_TO_BYTES[integral % 9]
-                + (scale / 9) * 4
-                + DIGITS_TO_BYTES[scale % 9];
-    }
-
-    /**
-     * The unscaled value of a packed DECIMAL of at most 18 digits (the server's {@code
-     * bin2decimal}): groups of nine digits in four big-endian bytes, a shorter group first and
-     * last, the sign in the first bit (set: positive) and every byte inverted for negative values.
-     */
-    static long unscaled(byte[] b, int at, int meta) {
-        int precision = meta & 0xFF;
-        int scale = meta >> 8;
-        int integral = precision - scale;
-        long invert = (b[at] & 0x80) != 0 ? 0 : -1L;
-        // Groups in order: a short leading one, nine digits in four bytes each, a short trailing
-        // one. The stored sign is the top bit of the first byte, in whichever group comes first.
-        long value = 0;
-        boolean first = true;
-        int leading = DIGITS_TO_BYTES[integral % 9];
-        if (leading > 0) {
-            value = group(b, at, leading, invert, true);
-            at += leading;
-            first = false;
-        }
-        for (int g = integral / 9 + scale / 9; g > 0; g--, at += 4) {
-            value = value * 1_000_000_000L + group(b, at, 4, invert, first);
-            first = false;
-        }
-        int trailingDigits = scale % 9;
-        if (trailingDigits > 0) {
-            value =
-                    value * POWERS_OF_TEN[trailingDigits]
-                            + group(b, at, DIGITS_TO_BYTES[trailingDigits], invert, first);
-        }
-        return invert == 0 ? value : -value;
-    }
-
-    /** One group of digits: {@code bytes} big-endian, inverted for negative values. */
-    private static long group(byte[] b, int at, int bytes, long invert, boolean first) {
-        long value = bigEndian(b, at, bytes) ^ (invert & ((1L << (8 * bytes)) - 1));
-        return first ? value ^ (0x80L << (8 * (bytes - 1))) : value;
-    }
-
-    /**
-     * The date of a DATETIME2 (5 bytes big-endian: sign, year × 13 + month, day, hour, minute,
-     * second; then the fraction), packed as DATE packs it: {@code year << 9 | month << 5 | day}.
-     */
-    private static int dateTime2Date(byte[] b, int at) {
-        long ymd = (bigEndian(b, at, 5) - DATETIMEF_INT_OFS) >> 17;
-        long yearMonth = ymd >> 5;
-        return (int) ((yearMonth / 13) << 9 | (yearMonth % 13) << 5 | (ymd & 0x1F));
-    }
-
-    /** The nanoseconds since midnight of a DATETIME2. */
-    private long dateTime2NanoOfDay(byte[] b, int at, int column) {
-        long hms = (bigEndian(b, at, 5) - DATETIMEF_INT_OFS) & 0x1_FFFFL;
-        long seconds = (hms >> 12) * 3600 + ((hms >> 6) & 0x3F) * 60 + (hms & 0x3F);
-        return (seconds * 1_000_000L + fractionMicros(b, at + 5, metas[column])) * NANOS_PER_MICRO;
-    }
-
-    private static long fractionMicros(byte[] b, int at, int decimals) {
-        int length = (decimals + 1) / 2;
-        if (length == 0) {
-            return 0;
-        }
-        long fraction = bigEndian(b, at, length);
-        return switch (length) {
-            case 1 -> fraction * 10_000;
-            case 2 -> fraction * 100;
-            default -> fraction;
-        };
-    }
-
-    private static long littleEndian(byte[] b, int at, int bytes) {
-        // The common widths spelled out: a loop or a VarHandle costs more on this path.
-        return switch (bytes) {
-            case 1 -> b[at] & 0xFFL;
-            case 2 -> (b[at] & 0xFFL) | (b[at + 1] & 0xFFL) << 8;
-            case 3 -> (b[at] & 0xFFL) | (b[at + 1] & 0xFFL) << 8 | (b[at + 2] & 0xFFL) << 16;
-            case 4 ->
-                    (b[at] & 0xFFL)
-                            | (b[at + 1] & 0xFFL) << 8
-                            | (b[at + 2] & 0xFFL) << 16
-                            | (b[at + 3] & 0xFFL) << 24;
-            default -> {
-                long value = 0;
-                for (int i = bytes - 1; i >= 0; i--) {
-                    value = (value << 8) | (b[at + i] & 0xFF);
-                }
-                yield value;
-            }
-        };
-    }
-
-    private static long bigEndian(byte[] b, int at, int bytes) {
-        long value = 0;
-        for (int i = 0; i < bytes; i++) {
-            value = (value << 8) | (b[at + i] & 0xFF);
-        }
-        return value;
     }
 }

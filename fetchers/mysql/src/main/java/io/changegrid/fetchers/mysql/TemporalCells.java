@@ -118,25 +118,36 @@ final class TemporalCells {
      * DATETIME2: 5 bytes big-endian {@code sign | year*13+month | day | hour | minute | second}.
      */
     static SqlDateTime dateTimeV2(int decimals, ByteArrayInputStream in) throws IOException {
-        long intPart = bigEndian(in, 5) - DATETIMEF_INT_OFS;
-        long micros = fractionMicros(decimals, in);
-        long ymd = intPart >> 17;
+        long stored = bigEndian(in, 5);
+        int length = (decimals + 1) / 2;
+        long micros = fractionMicros(length, bigEndian(in, length));
+        return new SqlDateTime(date(dateTimeV2Date(stored)), dateTimeV2NanoOfDay(stored, micros));
+    }
+
+    /** The date of DATETIME2's five stored bytes, packed as DATE packs it ({@link #date}). */
+    static int dateTimeV2Date(long stored) {
+        long ymd = (stored - DATETIMEF_INT_OFS) >> 17;
         long yearMonth = ymd >> 5;
-        long hms = intPart & 0x1_FFFFL;
-        SqlDate date =
-                new SqlDate((int) (yearMonth / 13), (int) (yearMonth % 13), (int) (ymd & 0x1F));
+        return (int) ((yearMonth / 13) << 9 | (yearMonth % 13) << 5 | (ymd & 0x1F));
+    }
+
+    /** The time of day of DATETIME2's five stored bytes and its fraction, in nanoseconds. */
+    static long dateTimeV2NanoOfDay(long stored, long micros) {
+        long hms = (stored - DATETIMEF_INT_OFS) & 0x1_FFFFL;
         long seconds = (hms >> 12) * 3600 + ((hms >> 6) & 0x3F) * 60 + (hms & 0x3F);
-        return new SqlDateTime(date, (seconds * 1_000_000L + micros) * NANOS_PER_MICRO);
+        return (seconds * 1_000_000L + micros) * NANOS_PER_MICRO;
     }
 
     /** The fractional seconds that follow TIMESTAMP2 and DATETIME2, as microseconds. */
     private static long fractionMicros(int decimals, ByteArrayInputStream in) throws IOException {
         int length = (decimals + 1) / 2;
-        if (length == 0) {
-            return 0;
-        }
-        long fraction = bigEndian(in, length);
+        return fractionMicros(length, bigEndian(in, length));
+    }
+
+    /** A stored fraction of {@code length} (0..3) bytes, as microseconds. */
+    static long fractionMicros(int length, long fraction) {
         return switch (length) {
+            case 0 -> 0;
             case 1 -> fraction * 10_000;
             case 2 -> fraction * 100;
             default -> fraction;
