@@ -46,6 +46,7 @@ final class PgTransactionAssembler implements PgOutputDecoder.Handler {
     private final SchemaRegistry registry;
     private final CaptureRouter router;
     private final PgCatalog catalog;
+    private final PgSchemaHistory history;
     private final TransactionWriter writer;
     private final TransactionWriter schemaChanges;
     private final TransactionSink sink;
@@ -62,9 +63,11 @@ final class PgTransactionAssembler implements PgOutputDecoder.Handler {
             PostgresFetcherConfig config,
             SchemaRegistry registry,
             PgCatalog catalog,
+            PgSchemaHistory history,
             TransactionSink sink,
             Lsn start) {
         this.registry = registry;
+        this.history = history;
         this.router = new CaptureRouter(config.capture(), config.plan(), registry);
         this.catalog = catalog;
         this.writer = new TransactionWriter(config.sourceId(), 64 * 1024);
@@ -219,6 +222,8 @@ final class PgTransactionAssembler implements PgOutputDecoder.Handler {
         Optional<TableSchema> before = registry.latest(relation.namespace(), relation.name());
         TableSchema schema = registry.register(relation.namespace(), relation.name(), columns, key);
         if (before.isEmpty() || before.get().version() != schema.version()) {
+            // Persisted before anything names it, at the SCN of its schema change.
+            history.append(commitLsn - 1, schema);
             TableRoute changed = router.routeChanged(schema);
             if (changed != null) {
                 if (!open) {
