@@ -220,11 +220,17 @@ public final class PgOutputFetcher implements Fetcher {
                                 .withStatusInterval(
                                         (int) config.statusInterval().toMillis(),
                                         TimeUnit.MILLISECONDS)
+                                // pgjdbc would otherwise confirm a keepalive's position itself
+                                // once everything received is confirmed: past the relay's
+                                // durable point, which a restarted relay then finds released.
+                                .withAutomaticFlush(false)
                                 .start()) {
             while (!stopped) {
                 ByteBuffer message = stream.readPending();
                 if (message == null) {
-                    assembler.idle();
+                    // A keepalive's position: everything before it is sent, so an idle source
+                    // (or one writing only what is not captured) still moves the resume point.
+                    assembler.idle(stream.getLastReceiveLSN().asLong());
                     confirmDurable(stream);
                     TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MILLIS);
                     continue;

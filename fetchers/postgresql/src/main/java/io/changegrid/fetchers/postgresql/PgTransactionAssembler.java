@@ -101,9 +101,22 @@ final class PgTransactionAssembler implements PgOutputDecoder.Handler {
         relations.clear(); // a new session sends every Relation again
     }
 
-    /** Called when the stream has nothing: an idle source still advances the timeline. */
-    void idle() throws InterruptedException {
-        if (!open && System.nanoTime() - lastPublishNanos > heartbeatAfterNanos) {
+    /**
+     * Called when the stream has nothing: an idle source still advances the timeline. The server
+     * has sent everything that commits before {@code serverLsn} (a keepalive's position, always a
+     * WAL record boundary), so with no transaction open the resume point moves there: the next
+     * heartbeat carries it, the relay makes it durable, and the slot is confirmed up to it, so a
+     * slot whose tables see no writes does not keep the server's WAL. A transaction still running
+     * on the server commits later, above it, and is sent whole.
+     */
+    void idle(long serverLsn) throws InterruptedException {
+        if (open) {
+            return;
+        }
+        if (serverLsn > committedEnd) {
+            committedEnd = serverLsn;
+        }
+        if (System.nanoTime() - lastPublishNanos > heartbeatAfterNanos) {
             publishHeartbeat();
         }
     }
