@@ -107,13 +107,7 @@ public final class PgOutputFetcher implements Fetcher {
                 }
                 LOG.info("publication created: {}", create);
             }
-            Map<PgCatalog.Table, List<String>> keys = new LinkedHashMap<>();
-            Lsn start =
-                    ReplicationSlot.position(
-                            connection,
-                            config,
-                            resumePosition,
-                            snapshot -> readAtSnapshot(catalog, config, snapshot, columns, keys));
+            Lsn start = ReplicationSlot.position(connection, config, resumePosition);
             long startScn = start.value() - 1;
             SchemaRegistry registry = new SchemaRegistry();
             Path historyFile = stateDirectory.resolve(PgSchemaHistory.FILE);
@@ -143,9 +137,7 @@ public final class PgOutputFetcher implements Fetcher {
                                 entry.getValue().stream()
                                         .map(PgCatalog.TypedColumn::column)
                                         .toList(),
-                                keys.containsKey(table)
-                                        ? keys.get(table)
-                                        : catalog.primaryKey(table.oid())));
+                                catalog.primaryKey(table.oid())));
             }
             if (history == null) {
                 history = PgSchemaHistory.create(historyFile, startScn, added);
@@ -169,56 +161,6 @@ public final class PgOutputFetcher implements Fetcher {
             }
             connection.close();
             throw e;
-        }
-    }
-
-    /**
-     * Replaces {@code columns} (read before the slot existed) with the captured tables, columns and
-     * keys as of a new slot's consistent point: a DDL committed in between is in the snapshot and
-     * in no WAL the slot sends, so the start schemas are exactly those of the first rows read.
-     */
-    private static void readAtSnapshot(
-            PgCatalog catalog,
-            PostgresFetcherConfig config,
-            String snapshot,
-            Map<PgCatalog.Table, List<PgCatalog.TypedColumn>> columns,
-            Map<PgCatalog.Table, List<String>> keys)
-            throws SQLException {
-        Connection connection = catalog.connection();
-        connection.setAutoCommit(false);
-        connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-        try {
-            try (var statement = connection.createStatement()) {
-                // A snapshot name is [0-9A-F-]; quoted as a literal, it cannot be anything else.
-                statement.execute("SET TRANSACTION SNAPSHOT '" + snapshot.replace("'", "''") + "'");
-            }
-            columns.clear();
-            keys.clear();
-            for (var table : catalog.capturedTables(config.capture())) {
-                List<PgCatalog.TypedColumn> typed = catalog.columns(table.oid());
-                for (var column : typed) {
-                    if (column.kind() == null) {
-                        throw new FetchFailedException(
-                                "column type the fetcher cannot carry: table="
-                                        + table.qualifiedName()
-                                        + ", column="
-                                        + column.column().name()
-                                        + ", type="
-                                        + column.typeName()
-                                        + "; exclude the table (capture.exclude) or change the"
-                                        + " column's type");
-                    }
-                }
-                columns.put(table, typed);
-                keys.put(table, catalog.primaryKey(table.oid()));
-            }
-            connection.commit();
-        } finally {
-            if (!connection.getAutoCommit()) {
-                connection.rollback(); // a no-op after the commit
-            }
-            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-            connection.setAutoCommit(true);
         }
     }
 

@@ -17,15 +17,6 @@ final class ReplicationSlot {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationSlot.class);
 
-    /**
-     * Reads the catalog as of a new slot's consistent point: called while the slot's exported
-     * snapshot is valid (its replication connection open and idle).
-     */
-    @FunctionalInterface
-    interface AtConsistentPoint {
-        void read(String snapshotName) throws SQLException;
-    }
-
     private ReplicationSlot() {}
 
     /**
@@ -33,11 +24,7 @@ final class ReplicationSlot {
      *
      * @throws FetchFailedException if the slot no longer holds that position
      */
-    static Lsn position(
-            Connection connection,
-            PostgresFetcherConfig config,
-            String resumePosition,
-            AtConsistentPoint atStart)
+    static Lsn position(Connection connection, PostgresFetcherConfig config, String resumePosition)
             throws SQLException {
         Lsn confirmed = confirmedFlush(connection, config.slot());
         if (confirmed == null) {
@@ -50,7 +37,7 @@ final class ReplicationSlot {
                                 + "; the WAL since then is lost to this relay: clear its state, start afresh"
                                 + " (source.start) and bootstrap its consumers");
             }
-            Lsn created = create(config, atStart);
+            Lsn created = create(config);
             if (config.start() instanceof StartPosition.At at && at.lsn().compareTo(created) != 0) {
                 throw new FetchFailedException(
                         "a new slot starts at the current end of WAL, not at an earlier LSN: slot="
@@ -87,12 +74,7 @@ final class ReplicationSlot {
         return wanted;
     }
 
-    /**
-     * Creates the slot; its exported snapshot (the database as of the consistent point, exactly) is
-     * handed to {@code atStart} before the replication connection closes and the snapshot with it.
-     */
-    private static Lsn create(PostgresFetcherConfig config, AtConsistentPoint atStart)
-            throws SQLException {
+    private static Lsn create(PostgresFetcherConfig config) throws SQLException {
         try (Connection replication =
                 DriverManager.getConnection(config.jdbcUrl(), config.properties(true))) {
             ReplicationSlotInfo info =
@@ -105,17 +87,7 @@ final class ReplicationSlot {
                             .withOutputPlugin("pgoutput")
                             .make();
             Lsn start = new Lsn(info.getConsistentPoint().asLong());
-            LOG.info(
-                    "replication slot created: slot={}, consistentPoint={}, snapshot={}",
-                    config.slot(),
-                    start,
-                    info.getSnapshotName());
-            if (info.getSnapshotName() == null) {
-                throw new FetchFailedException(
-                        "the new slot exported no snapshot to read the schemas at its start: slot="
-                                + config.slot());
-            }
-            // atStart.read(info.getSnapshotName());
+            LOG.info("replication slot created: slot={}, consistentPoint={}", config.slot(), start);
             return start;
         }
     }

@@ -37,16 +37,6 @@ class PgOutputFetcherIT {
         return name;
     }
 
-    /** Each test's slot is dropped after it: the server has a few slots only. */
-    @org.junit.jupiter.api.AfterEach
-    void dropIdleSlots() throws SQLException {
-        POSTGRES.server()
-                .execute(
-                        "postgres",
-                        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                                + " WHERE NOT active");
-    }
-
     private static PgRunningFetcher fetcher(String database) throws Exception {
         return PgRunningFetcher.start(
                 PgRunningFetcher.config(POSTGRES.server(), database, "postgres", database), null);
@@ -345,61 +335,6 @@ class PgOutputFetcherIT {
                 PgRunningFetcher.start(config, heartbeatPosition.toString())) {
             resumed.sink.awaitRowEvents(1);
             assertThat(resumed.sink.rowEvents()).extracting(e -> e.after()[0]).containsExactly(1L);
-        }
-    }
-
-    @Test
-    void shouldStartWithTheSchemaOfTheNewSlotsConsistentPointWhenATableChangesMeanwhile()
-            throws Exception {
-        String db =
-                database(
-                        "CREATE TABLE shop.items (id int PRIMARY KEY, a text)",
-                        "ALTER TABLE shop.items REPLICA IDENTITY FULL",
-                        "CREATE PUBLICATION changegrid FOR TABLE shop.items");
-        var config = PgRunningFetcher.config(POSTGRES.server(), db, "postgres", db);
-        var executor = java.util.concurrent.Executors.newSingleThreadExecutor();
-        try (Connection alter = POSTGRES.server().connect(db)) {
-            // A schema change still running when the fetcher starts: the fetcher reads the old
-            // columns first; the new slot's consistent point waits for the change to commit.
-            alter.setAutoCommit(false);
-            try (var statement = alter.createStatement()) {
-                statement.execute("ALTER TABLE shop.items ADD b int");
-            }
-            var starting = executor.submit(() -> PgRunningFetcher.start(config, null));
-            Awaitility.await()
-                    .atMost(Duration.ofSeconds(20))
-                    .until(() -> walSendersWaitingOnALock(db) > 0);
-            alter.commit();
-            try (PgRunningFetcher running =
-                    starting.get(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                var start = running.fetcher.sourceSchemas().latest("shop", "items").orElseThrow();
-                assertThat(start.version()).isEqualTo(1);
-                assertThat(start.columns())
-                        .extracting(c -> c.name())
-                        .containsExactly("id", "a", "b");
-                POSTGRES.server().execute(db, "INSERT INTO shop.items VALUES (1, 'x', 2)");
-                running.sink.awaitRowEvents(1);
-                assertThat(running.sink.all().stream().flatMap(t -> t.events().stream()))
-                        .noneMatch(e -> e.operation() == Operation.SCHEMA_CHANGE);
-                assertThat(running.sink.rowEvents().get(0).schema().version()).isEqualTo(1);
-            }
-        } finally {
-            executor.shutdownNow();
-        }
-    }
-
-    /** Walsenders of the database waiting on a lock: a slot waiting for its consistent point. */
-    private static int walSendersWaitingOnALock(String db) throws SQLException {
-        try (var connection = POSTGRES.server().connect("postgres");
-                var statement =
-                        connection.prepareStatement(
-                                "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'walsender'"
-                                        + " AND datname = ? AND wait_event_type = 'Lock'")) {
-            statement.setString(1, db);
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getInt(1);
-            }
         }
     }
 
