@@ -37,6 +37,16 @@ class PgOutputFetcherIT {
         return name;
     }
 
+    /** Each test's slot is dropped after it: the server has a few slots only. */
+    @org.junit.jupiter.api.AfterEach
+    void dropIdleSlots() throws SQLException {
+        POSTGRES.server()
+                .execute(
+                        "postgres",
+                        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                                + " WHERE NOT active");
+    }
+
     private static PgRunningFetcher fetcher(String database) throws Exception {
         return PgRunningFetcher.start(
                 PgRunningFetcher.config(POSTGRES.server(), database, "postgres", database), null);
