@@ -33,19 +33,33 @@ class PostgresSourceIT {
     @TempDir Path state;
 
     private Config config(PostgresServer server) {
+        return config(server, "shop", "relay1");
+    }
+
+    private Config config(PostgresServer server, String database, String slot) {
         return RelaySettings.load(
                 Map.of(),
                 Map.of(
-                        "source.type", "postgresql",
-                        "source.host", server.host(),
-                        "source.port", Integer.toString(server.port()),
-                        "source.database", "shop",
-                        "source.user", server.user(),
-                        "source.slot", "relay1",
-                        "buffer.capacity", "16MiB",
-                        "buffer.segmentSize", "1MiB",
-                        "state.directory", state.toString(),
-                        "http.port", "0"));
+                        "source.type",
+                        "postgresql",
+                        "source.host",
+                        server.host(),
+                        "source.port",
+                        Integer.toString(server.port()),
+                        "source.database",
+                        database,
+                        "source.user",
+                        server.user(),
+                        "source.slot",
+                        slot,
+                        "buffer.capacity",
+                        "16MiB",
+                        "buffer.segmentSize",
+                        "1MiB",
+                        "state.directory",
+                        state.resolve(slot).toString(),
+                        "http.port",
+                        "0"));
     }
 
     private static void insertTransactions(int from, int count) throws SQLException {
@@ -101,5 +115,65 @@ class PostgresSourceIT {
             assertThat(after.values()).containsOnly(2L);
             assertThat(relay.failure()).isNull();
         }
+    }
+
+    @Test
+    void shouldServeEveryEarlierSchemaVersionWhenRestartedAfterTableChanges() throws Exception {
+        PostgresServer server = POSTGRES.server();
+        server.createDatabase("hist");
+        server.execute(
+                "hist",
+                "CREATE TABLE items (id int PRIMARY KEY, a text)",
+                "ALTER TABLE items REPLICA IDENTITY FULL");
+        String v1;
+        String v2;
+        try (Relay relay = Relay.start(config(server, "hist", "hist1"))) {
+            server.execute(
+                    "hist",
+                    "INSERT INTO items VALUES (1, 'x')",
+                    "ALTER TABLE items ADD b int",
+                    "INSERT INTO items VALUES (2, 'y', 2)");
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> insertsByScn(relay).size() == 2);
+            v1 = schema(relay, 1);
+            v2 = schema(relay, 2);
+            assertThat(v1).contains("\"name\":\"a\"").doesNotContain("\"name\":\"b\"");
+            assertThat(v2).contains("\"name\":\"b\"");
+        }
+        // While the relay is down the table changes again: the restarted relay re-reads the WAL
+        // after its replay point, rows of version 2 first, then the change to version 3.
+        server.execute(
+                "hist",
+                "INSERT INTO items VALUES (3, 'z', 3)",
+                "ALTER TABLE items ADD c text",
+                "INSERT INTO items VALUES (4, 'w', 4, 'c')");
+        try (Relay relay = Relay.start(config(server, "hist", "hist1"))) {
+            var client = new StreamClient(relay.httpPort());
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(
+                            () ->
+                                    client.getText("/v1/schemas?tableId=1&version=3").statusCode()
+                                            == 200);
+            assertThat(schema(relay, 1)).isEqualTo(v1);
+            assertThat(schema(relay, 2)).isEqualTo(v2);
+            String v3 = schema(relay, 3);
+            assertThat(v3).contains("\"name\":\"c\"");
+            assertThat(client.getText("/v1/schemas?tableId=1&version=4").statusCode())
+                    .isEqualTo(404);
+            assertThat(relay.failure()).isNull();
+        }
+    }
+
+    /** The relay's answer for version {@code version} of table id 1, which must exist. */
+    private static String schema(Relay relay, int version) throws Exception {
+        HttpResponse<String> response =
+                new StreamClient(relay.httpPort())
+                        .getText("/v1/schemas?tableId=1&version=" + version);
+        assertThat(response.statusCode())
+                .as("schema version %d: %s", version, response.body())
+                .isEqualTo(200);
+        return response.body();
     }
 }

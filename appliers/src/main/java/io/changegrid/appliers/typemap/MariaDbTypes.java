@@ -100,6 +100,11 @@ public final class MariaDbTypes implements TypeMapper {
     private static final Set<String> TEXT =
             Set.of("char", "varchar", "tinytext", "text", "mediumtext", "longtext");
 
+    /** MySQL's largest DECIMAL: 65 digits, 30 of them after the point. */
+    private static final int MAX_DECIMAL_DIGITS = 65;
+
+    private static final int MAX_DECIMAL_SCALE = 30;
+
     /** The widest type of each value type, for columns of other sources. */
     private static final Map<ValueType, String> WIDEST = new EnumMap<>(ValueType.class);
 
@@ -170,21 +175,27 @@ public final class MariaDbTypes implements TypeMapper {
                             // its shortest decimal text, which for +-FLT_MAX (3.4028235E38) is
                             // above FLT_MAX, so a strict server refuses it as out of range. The
                             // double's text parses back to the same double, which is the float.
-                            (s, i, v) -> s.setDouble(i, (Float) v));
+                            (s, i, v) -> s.setDouble(i, finite((Float) v, column)));
             case FLOAT64 ->
                     new TargetColumn(
                             column,
                             declaration,
                             "?",
                             Types.DOUBLE,
-                            (s, i, v) -> s.setDouble(i, (Double) v));
-            case DECIMAL ->
-                    new TargetColumn(
-                            column,
-                            declaration,
-                            "?",
-                            Types.DECIMAL,
-                            (s, i, v) -> s.setBigDecimal(i, (BigDecimal) v));
+                            (s, i, v) -> s.setDouble(i, finite((Double) v, column)));
+            case DECIMAL -> {
+                SourceType declared = SourceType.parse(declaration);
+                int scale = declared.scale(0);
+                int integerDigits = declared.length(MAX_DECIMAL_DIGITS) - scale;
+                yield new TargetColumn(
+                        column,
+                        declaration,
+                        "?",
+                        Types.DECIMAL,
+                        (s, i, v) ->
+                                s.setBigDecimal(
+                                        i, fitting((BigDecimal) v, scale, integerDigits, column)));
+            }
             case BITS ->
                     new TargetColumn(
                             column,
@@ -199,7 +210,8 @@ public final class MariaDbTypes implements TypeMapper {
                             declaration,
                             "?",
                             Types.VARCHAR,
-                            (s, i, v) -> s.setString(i, ((SqlDate) v).toString()));
+                            (s, i, v) ->
+                                    s.setString(i, inYearRange((SqlDate) v, column).toString()));
             case TIME ->
                     new TargetColumn(
                             column,
@@ -213,14 +225,18 @@ public final class MariaDbTypes implements TypeMapper {
                             declaration,
                             "?",
                             Types.VARCHAR,
-                            (s, i, v) -> s.setString(i, dateTimeText((SqlDateTime) v)));
+                            (s, i, v) -> {
+                                SqlDateTime dateTime = (SqlDateTime) v;
+                                inYearRange(dateTime.date(), column);
+                                s.setString(i, dateTimeText(dateTime));
+                            });
             case TIMESTAMP ->
                     new TargetColumn(
                             column,
                             declaration,
                             "?",
                             Types.VARCHAR,
-                            (s, i, v) -> s.setString(i, timestampText((Instant) v)));
+                            (s, i, v) -> s.setString(i, timestampText((Instant) v, column)));
             case STRING, JSON ->
                     new TargetColumn(
                             column,
@@ -290,12 +306,78 @@ public final class MariaDbTypes implements TypeMapper {
 
     private static String declaration(Column column) {
         SourceType type = SourceType.parse(column.sourceType());
-        if (NATIVE.get(column.type()).contains(type.base())) {
+        if (isMySqlDeclaration(column, type)) {
             return column.sourceType();
         }
         return column.type() == ValueType.BITS
                 ? "bit(" + Math.max(1, column.width()) + ")"
                 : WIDEST.get(column.type());
+    }
+
+    /**
+     * Whether a source type is a MySQL declaration the target can take as it is. Another source's
+     * type may share its leading word with a MySQL type and still mean another thing: PostgreSQL's
+     * {@code time(6) without time zone}, {@code text[]}, an unconstrained {@code numeric} (MySQL:
+     * {@code decimal(10,0)}), {@code numeric(100,2)} (beyond MySQL's 65 digits), or {@code text}
+     * without a character set (MySQL's holds 64 KiB; a MySQL source always names the character set
+     * of a character column). Those take the widest type of their value type instead.
+     */
+    private static boolean isMySqlDeclaration(Column column, SourceType type) {
+        if (!NATIVE.get(column.type()).contains(type.base())) {
+            return false;
+        }
+        String lower = type.text().toLowerCase(java.util.Locale.ROOT);
+        if (lower.contains("[") || lower.contains("time zone")) {
+            return false;
+        }
+        return switch (column.type()) {
+            case DECIMAL ->
+                    type.params() != null
+                            && type.length(Integer.MAX_VALUE) <= MAX_DECIMAL_DIGITS
+                            && type.scale(0) <= MAX_DECIMAL_SCALE;
+            case STRING -> !TEXT.contains(type.base()) || type.charset() != null;
+            default -> true;
+        };
+    }
+
+    /** MariaDB's DOUBLE and FLOAT hold no NaN and no infinity. */
+    private static double finite(double value, Column column) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            throw new ValueNotRepresentableException(
+                    "MariaDB/MySQL floating point holds no NaN or infinity: column="
+                            + column.name(),
+                    value);
+        }
+        return value;
+    }
+
+    /**
+     * A value that fits the column's DECIMAL(p,s) exactly. The server would round extra decimals
+     * with a note only, even in strict mode: refused here instead, so nothing is silently lost.
+     */
+    private static BigDecimal fitting(
+            BigDecimal value, int scale, int integerDigits, Column column) {
+        if (value.scale() > scale && value.stripTrailingZeros().scale() > scale
+                || value.precision() - value.scale() > integerDigits) {
+            throw new ValueNotRepresentableException(
+                    "decimal does not fit the MariaDB/MySQL column exactly (at most "
+                            + integerDigits
+                            + " digits before the point, "
+                            + scale
+                            + " after): column="
+                            + column.name(),
+                    value.toPlainString());
+        }
+        return value;
+    }
+
+    /** MariaDB/MySQL dates hold the years 0000 to 9999 (ISO years: 1 BC is 0). */
+    private static SqlDate inYearRange(SqlDate date, Column column) {
+        if (date.year() < 0 || date.year() > 9999) {
+            throw new ValueNotRepresentableException(
+                    "year outside MariaDB/MySQL's 0000..9999: column=" + column.name(), date);
+        }
+        return date;
     }
 
     private static String dateTimeText(SqlDateTime value) {
@@ -313,10 +395,19 @@ public final class MariaDbTypes implements TypeMapper {
         return text.toString();
     }
 
-    /** UTC text; epoch second 0 is MySQL's zero timestamp, which no valid TIMESTAMP has. */
-    private static String timestampText(Instant instant) {
-        if (instant.getEpochSecond() == 0 && instant.getNano() == 0) {
+    /**
+     * UTC text; epoch second 0 is MySQL's zero timestamp, which no valid TIMESTAMP has. An instant
+     * of another source's column is refused outside MySQL's TIMESTAMP range instead (1970-01-01
+     * 00:00:01 to 2038-01-19 03:14:07.999999 UTC), epoch 0 included: it would read back as zero.
+     */
+    private static String timestampText(Instant instant, Column column) {
+        if (Values.isZeroTimestamp(column, instant)) {
             return "0000-00-00 00:00:00";
+        }
+        if (instant.getEpochSecond() < 1 || instant.getEpochSecond() > Integer.MAX_VALUE) {
+            throw new ValueNotRepresentableException(
+                    "instant outside MariaDB/MySQL's TIMESTAMP range: column=" + column.name(),
+                    instant);
         }
         return dateTimeText(SqlDateTime.of(LocalDateTime.ofInstant(instant, ZoneOffset.UTC)));
     }

@@ -80,9 +80,7 @@ public final class PostgresTypes implements TypeMapper {
             case DECIMAL ->
                     new TargetColumn(
                             column,
-                            type.base().equals("decimal") || type.base().equals("numeric")
-                                    ? "numeric(" + type.length(65) + "," + type.scale(0) + ")"
-                                    : "numeric",
+                            decimalType(type),
                             "?",
                             Types.NUMERIC,
                             (s, i, v) -> s.setBigDecimal(i, (BigDecimal) v));
@@ -185,6 +183,19 @@ public final class PostgresTypes implements TypeMapper {
                             Types.BINARY,
                             (s, i, v) -> s.setBytes(i, Values.geometryBytes((Geometry) v)));
         };
+    }
+
+    /**
+     * DECIMAL keeps precision and scale; PostgreSQL's unconstrained {@code numeric} (any scale)
+     * stays unconstrained, where {@code numeric(65,0)} would round every fraction away.
+     */
+    private static String decimalType(SourceType type) {
+        if (type.base().equals("numeric") && type.params() == null) {
+            return "numeric";
+        }
+        return type.base().equals("decimal") || type.base().equals("numeric")
+                ? "numeric(" + type.length(65) + "," + type.scale(0) + ")"
+                : "numeric";
     }
 
     /** The smallest PostgreSQL integer holding every value of a MySQL integer type. */

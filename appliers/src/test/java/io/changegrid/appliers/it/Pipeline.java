@@ -6,6 +6,7 @@ import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.config.Subscription;
 import io.changegrid.gridkit.server.MariaDbServer;
+import io.changegrid.gridkit.server.PostgresServer;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.config.RelaySettings;
 import java.nio.file.Path;
@@ -46,6 +47,33 @@ final class Pipeline {
                                 "state.directory", stateDirectory.toString(),
                                 "http.port", "0"));
         settings.putAll(more);
+        Relay relay = Relay.start(RelaySettings.load(Map.of(), settings));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(() -> relay.buffer().newestScn() >= 0);
+        return relay;
+    }
+
+    /**
+     * A relay with {@code source.type: postgresql} on {@code database} of a private PostgreSQL,
+     * capturing every schema's tables; its slot is named after its state directory's use.
+     */
+    static Relay startPostgresRelay(
+            PostgresServer server, String database, String slot, Path stateDirectory)
+            throws Exception {
+        Map<String, String> settings =
+                Map.ofEntries(
+                        Map.entry("source.type", "postgresql"),
+                        Map.entry("source.host", server.host()),
+                        Map.entry("source.port", Integer.toString(server.port())),
+                        Map.entry("source.database", database),
+                        Map.entry("source.user", server.user()),
+                        Map.entry("source.slot", slot),
+                        Map.entry("source.heartbeatInterval", "200ms"),
+                        Map.entry("buffer.capacity", "64MiB"),
+                        Map.entry("buffer.segmentSize", "8MiB"),
+                        Map.entry("state.directory", stateDirectory.toString()),
+                        Map.entry("http.port", "0"));
         Relay relay = Relay.start(RelaySettings.load(Map.of(), settings));
         Awaitility.await()
                 .atMost(Duration.ofSeconds(20))

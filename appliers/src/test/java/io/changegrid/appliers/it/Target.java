@@ -2,6 +2,7 @@ package io.changegrid.appliers.it;
 
 import io.changegrid.gridkit.server.MariaDbServer;
 import io.changegrid.gridkit.server.PostgresDatabase;
+import io.changegrid.gridkit.server.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -13,6 +14,11 @@ record Target(String name, String url, String user, String password, boolean pos
     static Target of(PostgresDatabase database) {
         return new Target(
                 "postgres", database.jdbcUrl(), database.user(), database.password(), true);
+    }
+
+    /** A database of a private PostgreSQL server (grid-kit's {@code PostgresServer}). */
+    static Target ofPostgres(PostgresServer server, String database) {
+        return new Target("postgres", server.jdbcUrl(database), server.user(), "", true);
     }
 
     static Target of(MariaDbServer server) {

@@ -122,15 +122,43 @@ class TypeMapperTest {
                                 new Column(
                                         "a", ValueType.DECIMAL, "decimal(10,2) unsigned", true, 0)))
                 .isEqualTo("decimal(10,2) unsigned");
-        assertThat(declaration(MARIADB, new Column("a", ValueType.STRING, "text", true, 0)))
-                .isEqualTo("text");
+        assertThat(
+                        declaration(
+                                MARIADB,
+                                new Column(
+                                        "a",
+                                        ValueType.STRING,
+                                        "text character set latin1",
+                                        true,
+                                        0)))
+                .isEqualTo("text character set latin1");
         // A column of another source: the widest MySQL type of its value type.
         assertThat(
                         declaration(
                                 MARIADB,
                                 new Column("a", ValueType.STRING, "character varying", true, 0)))
                 .isEqualTo("longtext character set utf8mb4");
+        // PostgreSQL spellings that share a MySQL type's first word but not its meaning: a MySQL
+        // source names the character set of every character column, and never leaves a decimal
+        // unconstrained.
+        assertThat(declaration(MARIADB, new Column("a", ValueType.STRING, "text", true, 0)))
+                .isEqualTo("longtext character set utf8mb4");
+        assertThat(declaration(MARIADB, new Column("a", ValueType.STRING, "text[]", true, 0)))
+                .isEqualTo("longtext character set utf8mb4");
         assertThat(declaration(MARIADB, new Column("a", ValueType.DECIMAL, "numeric", true, 0)))
+                .isEqualTo("decimal(65,30)");
+        assertThat(
+                        declaration(
+                                MARIADB,
+                                new Column("a", ValueType.DECIMAL, "numeric(100,2)", true, 0)))
+                .isEqualTo("decimal(65,30)");
+        assertThat(
+                        declaration(
+                                MARIADB,
+                                new Column(
+                                        "a", ValueType.TIME, "time(6) without time zone", true, 0)))
+                .isEqualTo("time(6)");
+        assertThat(declaration(POSTGRES, new Column("a", ValueType.DECIMAL, "numeric", true, 0)))
                 .isEqualTo("numeric");
     }
 

@@ -1,5 +1,6 @@
 package io.changegrid.deploy.local;
 
+import io.changegrid.gridkit.load.LoadDialect;
 import io.changegrid.gridkit.load.LoadGenerator;
 import io.changegrid.gridkit.load.LoadShape;
 import io.changegrid.gridkit.load.OperationMix;
@@ -23,32 +24,37 @@ final class DemoLoad {
 
     private static final int RECORD_SIZE = 300;
     private static final long SEED = 7;
-    private static final WorkloadTables TABLES =
-            WorkloadTables.of("shop", List.of("customers", "orders", "order_items"));
+    private static final List<String> NAMES = List.of("customers", "orders", "order_items");
 
     private DemoLoad() {}
 
-    /** Creates the shop database and whichever of its tables are missing. */
-    static void createSchema(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("CREATE DATABASE IF NOT EXISTS shop");
+    /**
+     * Creates the shop database (a schema on PostgreSQL) and whichever of its tables are missing.
+     */
+    static void createSchema(Connection connection, LoadDialect dialect) throws SQLException {
+        if (dialect == LoadDialect.MARIADB) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE DATABASE IF NOT EXISTS shop");
+            }
         }
-        generator(1).createTables(connection);
+        generator(dialect, 1).createTables(connection);
     }
 
     /** Starts {@code transactions} shop transactions at {@code perSecond} on {@code connection}. */
-    static PacedLoad start(Connection connection, long transactions, int perSecond)
+    static PacedLoad start(
+            Connection connection, LoadDialect dialect, long transactions, int perSecond)
             throws SQLException {
-        return generator(transactions).startPaced("demo", connection, perSecond);
+        return generator(dialect, transactions).startPaced("demo", connection, perSecond);
     }
 
-    private static LoadGenerator generator(long transactions) {
+    private static LoadGenerator generator(LoadDialect dialect, long transactions) {
+        WorkloadTables tables = WorkloadTables.of(dialect, "shop", NAMES);
         return new LoadGenerator(
-                TABLES,
+                tables,
                 new LoadShape(
                         transactions * TRANSACTION_SIZE,
                         RECORD_SIZE,
-                        TABLES.names().size(),
+                        tables.names().size(),
                         OperationMix.DEFAULT,
                         TRANSACTION_SIZE,
                         SEED));

@@ -10,8 +10,6 @@ import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.checkpoint.FileCheckpointStore;
 import io.changegrid.consumer.sink.JsonLinesFileCallback;
 import io.changegrid.gridkit.load.PacedLoad;
-import io.changegrid.gridkit.server.MariaDbConfig;
-import io.changegrid.gridkit.server.MariaDbServer;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.RelayMain;
 import io.changegrid.relay.config.RelaySettings;
@@ -39,8 +37,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The quickstart: a whole grid on this machine with no setup. A private MariaDB with a binlog (the
- * installed server, own data directory, free port), a relay reading it, a consumer, and a small
- * shop workload; live progress every second, a summary at the end, and a clean stop on Ctrl-C.
+ * installed server, own data directory, free port) or, with {@code --source-type postgresql}, a
+ * private PostgreSQL with logical decoding, a relay reading it, a consumer, and a small shop
+ * workload; live progress every second, a summary at the end, and a clean stop on Ctrl-C.
  *
  * <p>The consumer applies the shop's tables into PostgreSQL with the JDBC applier when the server
  * of {@code --target} answers (a database of the quickstart's own, made anew at each start), and
@@ -69,6 +68,14 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
             names = "--rate",
             description = "Demo transactions per second. Default: ${DEFAULT-VALUE}.")
     int rate = 200;
+
+    @Option(
+            names = "--source-type",
+            description =
+                    "mysql: a private MariaDB with a binlog (or --source); postgresql: a private"
+                            + " PostgreSQL with logical decoding (the installed server, run as the"
+                            + " postgres OS user). Default: ${DEFAULT-VALUE}.")
+    String sourceType = "mysql";
 
     @Option(
             names = "--source",
@@ -147,28 +154,41 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
         Files.deleteIfExists(checkpoint);
         Runtime.getRuntime().addShutdownHook(new Thread(this::onInterrupt, "local-grid-stop"));
 
-        out.println(
-                "changegrid local grid: starting a private MariaDB, a relay, a consumer and a demo load");
-        MariaDbServer privateSource =
-                source == null ? MariaDbServer.start(MariaDbConfig.defaults()) : null;
-        SourceAddress address =
-                privateSource != null
-                        ? new SourceAddress(
-                                privateSource.host(),
-                                privateSource.port(),
-                                privateSource.user(),
-                                privateSource.password())
-                        : SourceAddress.parse(source, sourceUser, sourcePassword);
-        try (Connection load =
-                privateSource != null ? privateSource.connect() : address.connect()) {
-            DemoLoad.createSchema(load);
-            out.printf(
-                    "  source   %s:%d (%s), database shop%n",
-                    address.host(),
-                    address.port(),
-                    privateSource != null ? "private MariaDB, binlog ROW" : "given by --source");
+        boolean postgresSource;
+        switch (sourceType) {
+            case "mysql" -> postgresSource = false;
+            case "postgresql" -> {
+                if (source != null) {
+                    System.err.println(
+                            "--source is a MySQL/MariaDB server: with --source-type postgresql the"
+                                    + " quickstart starts its own PostgreSQL; value="
+                                    + source);
+                    return 2;
+                }
+                postgresSource = true;
+            }
+            default -> {
+                System.err.println(
+                        "--source-type must be mysql or postgresql: value=" + sourceType);
+                return 2;
+            }
+        }
+        out.printf(
+                "changegrid local grid: starting a private %s, a relay, a consumer and a demo load%n",
+                postgresSource ? "PostgreSQL" : "MariaDB");
+        try (LocalSource localSource =
+                        postgresSource
+                                ? LocalSource.postgres()
+                                : LocalSource.mariaDb(
+                                        source == null
+                                                ? null
+                                                : SourceAddress.parse(
+                                                        source, sourceUser, sourcePassword));
+                Connection load = localSource.connect()) {
+            DemoLoad.createSchema(load, localSource.dialect());
+            out.printf("  source   %s%n", localSource.description());
             QuickstartTarget database = wanted.flatMap(this::reachable).orElse(null);
-            Relay relay = Relay.start(relayConfig(address, relayState));
+            Relay relay = Relay.start(relayConfig(localSource, relayState));
             JdbcApplier applier = database == null ? null : JdbcApplier.open(options(database));
             try (JsonLinesFileCallback sink =
                     applier == null ? new JsonLinesFileCallback(events) : null) {
@@ -194,7 +214,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 } else {
                     out.printf("  consumer JSON lines to %s%n%n", events.toAbsolutePath());
                 }
-                PacedLoad demo = DemoLoad.start(load, transactions, rate);
+                PacedLoad demo = DemoLoad.start(load, localSource.dialect(), transactions, rate);
                 boolean caughtUp = false;
                 try {
                     caughtUp = progress(demo, relay, consumer);
@@ -205,7 +225,8 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                     consumer.close();
                     boolean agree =
                             applier != null
-                                    ? targetSummary(demo, consumer, applier, database, load)
+                                    ? targetSummary(
+                                            demo, consumer, applier, database, load, postgresSource)
                                     : summary(demo, consumer, events);
                     where(consumer, applier, database, events, relayUrl);
                     relay.close();
@@ -218,9 +239,6 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 }
             }
         } finally {
-            if (privateSource != null) {
-                privateSource.close();
-            }
             finished = true;
         }
         return exit;
@@ -297,7 +315,8 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
             Consumer consumer,
             JdbcApplier applier,
             QuickstartTarget database,
-            Connection source)
+            Connection source,
+            boolean sourceIsPostgres)
             throws SQLException {
         ConsumerStatus status = consumer.status();
         out.printf(
@@ -309,7 +328,8 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 status.eventsDelivered(),
                 status.transactionsDelivered());
         try (Connection target = database.connect()) {
-            return RowCountCheck.print(out, RowCountCheck.count(source, target, DEMO_TABLES));
+            return RowCountCheck.print(
+                    out, RowCountCheck.count(source, sourceIsPostgres, target, DEMO_TABLES));
         }
     }
 
@@ -367,12 +387,8 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 relayUrl, directory.resolve("relay-state").toAbsolutePath());
     }
 
-    private Config relayConfig(SourceAddress source, Path state) {
-        Map<String, String> settings = new HashMap<>();
-        settings.put("source.host", source.host());
-        settings.put("source.port", Integer.toString(source.port()));
-        settings.put("source.user", source.user());
-        settings.put("source.password", source.password());
+    private Config relayConfig(LocalSource source, Path state) {
+        Map<String, String> settings = new HashMap<>(source.relaySettings());
         settings.put("source.heartbeatInterval", "500ms");
         settings.put("capture.include", "shop.*");
         settings.put("buffer.capacity", "64MiB");

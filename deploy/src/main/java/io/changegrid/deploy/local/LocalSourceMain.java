@@ -52,7 +52,7 @@ public final class LocalSourceMain implements Callable<Integer> {
                                 },
                                 "source-stop"));
         try (Connection connection = server.connect()) {
-            DemoLoad.createSchema(connection);
+            DemoLoad.createSchema(connection, io.changegrid.gridkit.load.LoadDialect.MARIADB);
         }
         Properties properties = new Properties();
         properties.setProperty("host", server.host());

@@ -23,12 +23,18 @@ final class RowCountCheck {
     private RowCountCheck() {}
 
     /** Counts {@code schema.table} for each table on both sides. */
-    static List<Counts> count(Connection source, Connection target, List<String> tables)
+    static List<Counts> count(
+            Connection source, boolean sourceIsPostgres, Connection target, List<String> tables)
             throws SQLException {
         List<Counts> counts = new ArrayList<>();
         for (String table : tables) {
             String[] parts = table.split("\\.", 2);
-            long sourceRows = count(source, "`" + parts[0] + "`.`" + parts[1] + "`");
+            long sourceRows =
+                    count(
+                            source,
+                            sourceIsPostgres
+                                    ? '"' + parts[0] + "\".\"" + parts[1] + '"'
+                                    : "`" + parts[0] + "`.`" + parts[1] + "`");
             long targetRows;
             try {
                 targetRows = count(target, '"' + parts[0] + "\".\"" + parts[1] + '"');

@@ -56,6 +56,7 @@ final class RowValues {
     private static final double LOG_QUANTITY_STEP = Math.log(0.75);
 
     private final SplittableRandom random;
+    private final String now;
     private final int meanText;
     private final char[] scratch;
 
@@ -64,7 +65,15 @@ final class RowValues {
      * @param seed of the values
      */
     RowValues(int recordSize, long seed) {
+        this(recordSize, seed, LoadDialect.MARIADB.now());
+    }
+
+    /**
+     * @param now the source's expression for the commit's time, with microseconds
+     */
+    RowValues(int recordSize, long seed, String now) {
         this.random = new SplittableRandom(seed);
+        this.now = now;
         this.meanText = Math.max(8, (recordSize - FIXED_BYTES) / TEXT_COLUMNS);
         this.scratch = new char[maxText() + 8];
     }
@@ -97,7 +106,7 @@ final class RowValues {
         appendName(sql);
         sql.append("','");
         appendDateTime(sql);
-        sql.append("',NOW(6)");
+        sql.append("',").append(now);
         for (int c = 0; c < TEXT_COLUMNS; c++) {
             sql.append(",'");
             appendText(sql, meanText / 2 + random.nextInt(meanText + 1));

@@ -23,9 +23,9 @@ import java.util.SplittableRandom;
 final class TransactionGenerator {
 
     private static final String COLUMNS = "(id," + String.join(",", RowValues.VALUE_COLUMNS) + ")";
-    private static final String UPSERT = upsertClause();
 
     private final WorkloadTables tables;
+    private final String upsert;
     private final OperationMix mix;
     private final RowValues values;
     private final SplittableRandom random;
@@ -35,8 +35,9 @@ final class TransactionGenerator {
 
     TransactionGenerator(WorkloadTables tables, LoadShape shape) {
         this.tables = tables;
+        this.upsert = tables.dialect().upsertClause(RowValues.VALUE_COLUMNS);
         this.mix = shape.mix();
-        this.values = new RowValues(shape.recordSize(), shape.seed());
+        this.values = new RowValues(shape.recordSize(), shape.seed(), tables.dialect().now());
         this.random = new SplittableRandom(shape.seed() * 31 + 7);
         this.live = new LiveKeys[tables.names().size()];
         for (int i = 0; i < live.length; i++) {
@@ -91,7 +92,7 @@ final class TransactionGenerator {
             statements.add(inserts.toString());
         }
         if (upserts != null) {
-            statements.add(upserts.append(UPSERT).toString());
+            statements.add(upserts.append(upsert).toString());
         }
         if (deletes != null) {
             statements.add(deletes.append(')').toString());
@@ -105,18 +106,5 @@ final class TransactionGenerator {
             return new StringBuilder(elements * estimatedRowChars).append(head);
         }
         return sql.append(',');
-    }
-
-    private static String upsertClause() {
-        StringBuilder clause = new StringBuilder(" ON DUPLICATE KEY UPDATE ");
-        for (int i = 0; i < RowValues.VALUE_COLUMNS.length; i++) {
-            String column = RowValues.VALUE_COLUMNS[i];
-            clause.append(i > 0 ? "," : "")
-                    .append(column)
-                    .append("=VALUES(")
-                    .append(column)
-                    .append(')');
-        }
-        return clause.toString();
     }
 }

@@ -34,20 +34,34 @@ public final class WorkloadTables {
         "events"
     };
 
+    private final LoadDialect dialect;
     private final String database;
     private final List<String> names;
 
-    private WorkloadTables(String database, List<String> names) {
+    private WorkloadTables(LoadDialect dialect, String database, List<String> names) {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("workload needs a table: database=" + database);
         }
+        this.dialect = dialect;
         this.database = database;
         this.names = List.copyOf(names);
     }
 
-    /** The tables {@code names} in {@code database}, in the order transactions take them. */
+    /** The tables {@code names} in the MariaDB database {@code database}, in load order. */
     public static WorkloadTables of(String database, List<String> names) {
-        return new WorkloadTables(database, names);
+        return new WorkloadTables(LoadDialect.MARIADB, database, names);
+    }
+
+    /**
+     * The tables {@code names} in {@code database} (a schema on PostgreSQL) of a source speaking
+     * {@code dialect}, in the order transactions take them.
+     */
+    public static WorkloadTables of(LoadDialect dialect, String database, List<String> names) {
+        return new WorkloadTables(dialect, database, names);
+    }
+
+    public LoadDialect dialect() {
+        return dialect;
     }
 
     /**
@@ -73,26 +87,19 @@ public final class WorkloadTables {
      */
     void create(Connection connection, int maxText) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            for (String name : names) {
-                StringBuilder ddl =
-                        new StringBuilder("CREATE TABLE IF NOT EXISTS `")
-                                .append(database)
-                                .append("`.`")
-                                .append(name)
-                                .append("` (id BIGINT PRIMARY KEY, account INT NOT NULL,")
-                                .append(" quantity INT, amount DECIMAL(12,2), status VARCHAR(12),")
-                                .append(" code CHAR(5), name VARCHAR(40), created DATETIME(6),")
-                                .append(" updated TIMESTAMP(6) NULL");
-                for (int c = 1; c <= RowValues.TEXT_COLUMNS; c++) {
-                    ddl.append(", note").append(c).append(" VARCHAR(").append(maxText).append(')');
+            for (String sql : dialect.createNamespace(database)) {
+                statement.execute(sql);
+            }
+            for (int table = 0; table < names.size(); table++) {
+                for (String sql : dialect.createTable(qualified(table), maxText)) {
+                    statement.execute(sql);
                 }
-                statement.execute(ddl.append(") ENGINE=InnoDB CHARACTER SET utf8mb4").toString());
             }
         }
     }
 
-    /** {@code `database`.`table`}. */
+    /** The table's qualified name, quoted in the dialect. */
     String qualified(int table) {
-        return "`" + database + "`.`" + names.get(table) + "`";
+        return dialect.quote(database) + "." + dialect.quote(names.get(table));
     }
 }

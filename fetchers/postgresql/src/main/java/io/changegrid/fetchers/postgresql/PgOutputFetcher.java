@@ -1,14 +1,19 @@
 package io.changegrid.fetchers.postgresql;
 
 import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.events.schema.TableSchema;
 import io.changegrid.fetchers.FetchPosition;
 import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.TransactionSink;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +52,7 @@ public final class PgOutputFetcher implements Fetcher {
     private final PgOutputDecoder decoder = new PgOutputDecoder();
     private final TransactionSink sink;
     private final PgCatalog catalog;
+    private final PgSchemaHistory history;
     private final SourceEndProbe sourceEnd;
     private volatile boolean stopped;
     private long flushed;
@@ -55,29 +61,39 @@ public final class PgOutputFetcher implements Fetcher {
             PostgresFetcherConfig config,
             SchemaRegistry registry,
             PgCatalog catalog,
+            PgSchemaHistory history,
             TransactionSink sink,
             Lsn start) {
         this.config = config;
         this.registry = registry;
         this.catalog = catalog;
+        this.history = history;
         this.sink = sink;
-        this.assembler = new PgTransactionAssembler(config, registry, catalog, sink, start);
+        this.assembler =
+                new PgTransactionAssembler(config, registry, catalog, history, sink, start);
         this.sourceEnd = new SourceEndProbe(config);
     }
 
     /**
-     * Checks the source, creates the publication and slot if missing, registers the captured
-     * tables' schemas (in name order, so table ids are the same on every relay) and positions the
-     * fetcher at {@code resumePosition} or where the settings say.
+     * Checks the source, creates the publication and slot if missing, restores the schema versions
+     * of the history up to {@code resumePosition} (or, starting afresh, begins a new history),
+     * registers the captured tables it does not know yet (in name order, so table ids are the same
+     * on every relay started on the same catalog) and positions the fetcher at {@code
+     * resumePosition} or where the settings say.
      *
+     * @param stateDirectory where the schema history lives, with the relay's other state
      * @throws FetchFailedException naming every problem
      */
     static PgOutputFetcher open(
-            PostgresFetcherConfig config, String resumePosition, TransactionSink sink)
-            throws SQLException {
+            PostgresFetcherConfig config,
+            Path stateDirectory,
+            String resumePosition,
+            TransactionSink sink)
+            throws SQLException, IOException {
         Connection connection =
                 DriverManager.getConnection(config.jdbcUrl(), config.properties(false));
         PgCatalog catalog = new PgCatalog(connection);
+        PgSchemaHistory history = null;
         try {
             Map<PgCatalog.Table, List<PgCatalog.TypedColumn>> columns = new LinkedHashMap<>();
             for (var table : catalog.capturedTables(config.capture())) {
@@ -92,28 +108,57 @@ public final class PgOutputFetcher implements Fetcher {
                 LOG.info("publication created: {}", create);
             }
             Lsn start = ReplicationSlot.position(connection, config, resumePosition);
+            long startScn = start.value() - 1;
             SchemaRegistry registry = new SchemaRegistry();
-            columns.forEach(
-                    (table, typed) -> {
-                        try {
-                            registry.register(
-                                    table.schema(),
-                                    table.name(),
-                                    typed.stream().map(PgCatalog.TypedColumn::column).toList(),
-                                    catalog.primaryKey(table.oid()));
-                        } catch (SQLException e) {
-                            throw new FetchFailedException(
-                                    "cannot read primary key: table=" + table.qualifiedName(), e);
-                        }
-                    });
+            Path historyFile = stateDirectory.resolve(PgSchemaHistory.FILE);
+            if (resumePosition != null && Files.exists(historyFile)) {
+                history = PgSchemaHistory.load(historyFile, startScn, registry);
+            } else {
+                if (resumePosition != null) {
+                    LOG.warn(
+                            "no schema history to resume with: file={}; the catalog's current"
+                                    + " tables become the first versions",
+                            historyFile);
+                }
+                // No saved position: whatever history an earlier, never-published run left is
+                // stale.
+                Files.deleteIfExists(historyFile);
+            }
+            List<TableSchema> added = new ArrayList<>();
+            for (var entry : columns.entrySet()) {
+                PgCatalog.Table table = entry.getKey();
+                if (registry.latest(table.schema(), table.name()).isPresent()) {
+                    continue; // the history's version: the Relation message tells what changed
+                }
+                added.add(
+                        registry.register(
+                                table.schema(),
+                                table.name(),
+                                entry.getValue().stream()
+                                        .map(PgCatalog.TypedColumn::column)
+                                        .toList(),
+                                catalog.primaryKey(table.oid())));
+            }
+            if (history == null) {
+                history = PgSchemaHistory.create(historyFile, startScn, added);
+            } else {
+                for (TableSchema schema : added) {
+                    history.append(startScn, schema);
+                }
+            }
             LOG.info(
-                    "postgresql fetcher positioned: slot={}, publication={}, start={}, tables={}",
+                    "postgresql fetcher positioned: slot={}, publication={}, start={}, tables={},"
+                            + " schemaVersions={}",
                     config.slot(),
                     config.publication(),
                     start,
-                    columns.size());
-            return new PgOutputFetcher(config, registry, catalog, sink, start);
-        } catch (SQLException | RuntimeException e) {
+                    columns.size(),
+                    registry.allVersions().size());
+            return new PgOutputFetcher(config, registry, catalog, history, sink, start);
+        } catch (SQLException | IOException | RuntimeException e) {
+            if (history != null) {
+                history.close();
+            }
             connection.close();
             throw e;
         }
@@ -148,6 +193,7 @@ public final class PgOutputFetcher implements Fetcher {
         } finally {
             sourceEnd.close();
             closeCatalog();
+            closeHistory();
             LOG.info("postgresql fetcher stopped: position={}", assembler.committed());
         }
     }
@@ -174,11 +220,17 @@ public final class PgOutputFetcher implements Fetcher {
                                 .withStatusInterval(
                                         (int) config.statusInterval().toMillis(),
                                         TimeUnit.MILLISECONDS)
+                                // pgjdbc would otherwise confirm a keepalive's position itself
+                                // once everything received is confirmed: past the relay's
+                                // durable point, which a restarted relay then finds released.
+                                .withAutomaticFlush(false)
                                 .start()) {
             while (!stopped) {
                 ByteBuffer message = stream.readPending();
                 if (message == null) {
-                    assembler.idle();
+                    // A keepalive's position: everything before it is sent, so an idle source
+                    // (or one writing only what is not captured) still moves the resume point.
+                    assembler.idle(stream.getLastReceiveLSN().asLong());
                     confirmDurable(stream);
                     TimeUnit.MILLISECONDS.sleep(IDLE_WAIT_MILLIS);
                     continue;
@@ -213,6 +265,14 @@ public final class PgOutputFetcher implements Fetcher {
             catalog.close();
         } catch (SQLException e) {
             LOG.debug("closing the catalog connection failed; it is being dropped anyway", e);
+        }
+    }
+
+    private void closeHistory() {
+        try {
+            history.close();
+        } catch (IOException e) {
+            LOG.debug("closing the schema history failed; every append was forced already", e);
         }
     }
 

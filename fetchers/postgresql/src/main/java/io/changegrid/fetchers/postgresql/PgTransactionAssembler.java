@@ -46,6 +46,7 @@ final class PgTransactionAssembler implements PgOutputDecoder.Handler {
     private final SchemaRegistry registry;
     private final CaptureRouter router;
     private final PgCatalog catalog;
+    private final PgSchemaHistory history;
     private final TransactionWriter writer;
     private final TransactionWriter schemaChanges;
     private final TransactionSink sink;
@@ -62,9 +63,11 @@ final class PgTransactionAssembler implements PgOutputDecoder.Handler {
             PostgresFetcherConfig config,
             SchemaRegistry registry,
             PgCatalog catalog,
+            PgSchemaHistory history,
             TransactionSink sink,
             Lsn start) {
         this.registry = registry;
+        this.history = history;
         this.router = new CaptureRouter(config.capture(), config.plan(), registry);
         this.catalog = catalog;
         this.writer = new TransactionWriter(config.sourceId(), 64 * 1024);
@@ -98,9 +101,22 @@ final class PgTransactionAssembler implements PgOutputDecoder.Handler {
         relations.clear(); // a new session sends every Relation again
     }
 
-    /** Called when the stream has nothing: an idle source still advances the timeline. */
-    void idle() throws InterruptedException {
-        if (!open && System.nanoTime() - lastPublishNanos > heartbeatAfterNanos) {
+    /**
+     * Called when the stream has nothing: an idle source still advances the timeline. The server
+     * has sent everything that commits before {@code serverLsn} (a keepalive's position, always a
+     * WAL record boundary), so with no transaction open the resume point moves there: the next
+     * heartbeat carries it, the relay makes it durable, and the slot is confirmed up to it, so a
+     * slot whose tables see no writes does not keep the server's WAL. A transaction still running
+     * on the server commits later, above it, and is sent whole.
+     */
+    void idle(long serverLsn) throws InterruptedException {
+        if (open) {
+            return;
+        }
+        if (serverLsn > committedEnd) {
+            committedEnd = serverLsn;
+        }
+        if (System.nanoTime() - lastPublishNanos > heartbeatAfterNanos) {
             publishHeartbeat();
         }
     }
@@ -219,6 +235,8 @@ final class PgTransactionAssembler implements PgOutputDecoder.Handler {
         Optional<TableSchema> before = registry.latest(relation.namespace(), relation.name());
         TableSchema schema = registry.register(relation.namespace(), relation.name(), columns, key);
         if (before.isEmpty() || before.get().version() != schema.version()) {
+            // Persisted before anything names it, at the SCN of its schema change.
+            history.append(commitLsn - 1, schema);
             TableRoute changed = router.routeChanged(schema);
             if (changed != null) {
                 if (!open) {

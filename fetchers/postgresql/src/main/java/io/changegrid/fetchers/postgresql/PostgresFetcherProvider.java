@@ -40,7 +40,8 @@ public final class PostgresFetcherProvider implements FetcherProvider {
 
     @Override
     public Fetcher open(FetcherContext context, TransactionSink sink) throws Exception {
-        return PgOutputFetcher.open(config(context), context.resumePosition(), sink);
+        return PgOutputFetcher.open(
+                config(context), context.stateDirectory(), context.resumePosition(), sink);
     }
 
     static PostgresFetcherConfig config(FetcherContext context) {

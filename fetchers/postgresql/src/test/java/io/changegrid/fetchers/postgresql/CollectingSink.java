@@ -102,6 +102,15 @@ final class CollectingSink implements TransactionSink {
         return transactions().stream().filter(condition).findFirst().orElseThrow();
     }
 
+    /** Waits until something published, heartbeats included, satisfies the condition. */
+    Published awaitPublished(Predicate<Published> condition) {
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(10, TimeUnit.MILLISECONDS)
+                .until(() -> all().stream().anyMatch(condition));
+        return all().stream().filter(condition).findFirst().orElseThrow();
+    }
+
     /** Waits until at least {@code count} row events were published. */
     void awaitRowEvents(int count) {
         Awaitility.await()

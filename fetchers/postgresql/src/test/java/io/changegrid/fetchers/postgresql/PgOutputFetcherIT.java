@@ -37,6 +37,16 @@ class PgOutputFetcherIT {
         return name;
     }
 
+    /** Each test's slot is dropped after it: the server has a few slots only. */
+    @org.junit.jupiter.api.AfterEach
+    void dropIdleSlots() throws SQLException {
+        POSTGRES.server()
+                .execute(
+                        "postgres",
+                        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                                + " WHERE NOT active");
+    }
+
     private static PgRunningFetcher fetcher(String database) throws Exception {
         return PgRunningFetcher.start(
                 PgRunningFetcher.config(POSTGRES.server(), database, "postgres", database), null);
@@ -285,6 +295,65 @@ class PgOutputFetcherIT {
                                             >= 2);
             var heartbeat = running.sink.all().get(0);
             assertThat(heartbeat.scn()).isEqualTo(running.fetcher.position().scn() - 1);
+        }
+    }
+
+    @Test
+    void shouldConfirmTheSlotUpToTheDurablePointWhenOnlyUncapturedTablesAreWritten()
+            throws Exception {
+        String db =
+                database(
+                        "CREATE TABLE shop.orders (id int PRIMARY KEY)",
+                        "ALTER TABLE shop.orders REPLICA IDENTITY FULL",
+                        "CREATE TABLE public.noise (id serial PRIMARY KEY, pad text)");
+        var config = PgRunningFetcher.config(POSTGRES.server(), db, "postgres", db);
+        Lsn heartbeatPosition;
+        try (PgRunningFetcher running = PgRunningFetcher.start(config, null)) {
+            Lsn created = Lsn.parse(confirmedFlush(db));
+            // Writes the relay does not capture: pgoutput sends none of them, the WAL grows.
+            POSTGRES.server()
+                    .execute(
+                            db,
+                            "INSERT INTO public.noise (pad) SELECT repeat('x', 500)"
+                                    + " FROM generate_series(1, 20000)");
+            Lsn written = Lsn.parse(currentWalLsn(db));
+            CollectingSink.Published heartbeat =
+                    running.sink.awaitPublished(
+                            t ->
+                                    t.isHeartbeat()
+                                            && Lsn.parse(t.resumePosition()).compareTo(written)
+                                                    >= 0);
+            heartbeatPosition = Lsn.parse(heartbeat.resumePosition());
+            assertThat(heartbeat.scn()).isEqualTo(heartbeatPosition.value() - 2);
+            // Nothing is durable yet: the slot is not confirmed past its start.
+            assertThat(Lsn.parse(confirmedFlush(db))).isEqualTo(created);
+            running.sink.durable(heartbeat.resumePosition());
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> heartbeat.resumePosition().equals(confirmedFlush(db)));
+            // Never past the durable point, whatever the server's keepalives say.
+            POSTGRES.server().execute(db, "INSERT INTO public.noise (pad) VALUES ('more')");
+            running.sink.awaitPublished(
+                    t ->
+                            t.isHeartbeat()
+                                    && Lsn.parse(t.resumePosition()).compareTo(heartbeatPosition)
+                                            > 0);
+            assertThat(confirmedFlush(db)).isEqualTo(heartbeat.resumePosition());
+        }
+        POSTGRES.server().execute(db, "INSERT INTO shop.orders VALUES (1)");
+        try (PgRunningFetcher resumed =
+                PgRunningFetcher.start(config, heartbeatPosition.toString())) {
+            resumed.sink.awaitRowEvents(1);
+            assertThat(resumed.sink.rowEvents()).extracting(e -> e.after()[0]).containsExactly(1L);
+        }
+    }
+
+    private static String currentWalLsn(String db) throws SQLException {
+        try (var connection = POSTGRES.server().connect(db);
+                var statement = connection.createStatement();
+                var rows = statement.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+            rows.next();
+            return rows.getString(1);
         }
     }
 

@@ -47,7 +47,12 @@ final class PgRunningFetcher implements AutoCloseable {
 
     static PgRunningFetcher start(PostgresFetcherConfig config, String resume) throws Exception {
         CollectingSink sink = new CollectingSink();
-        PgOutputFetcher fetcher = PgOutputFetcher.open(config, resume, sink);
+        // The schema history lives per slot, as a relay's lives in its state directory.
+        java.nio.file.Path state =
+                java.nio.file.Path.of(
+                        "target", "pg-fetcher-state", config.database(), config.slot());
+        java.nio.file.Files.createDirectories(state);
+        PgOutputFetcher fetcher = PgOutputFetcher.open(config, state, resume, sink);
         sink.decodeWith(fetcher.sourceSchemas());
         PgRunningFetcher running = new PgRunningFetcher(fetcher, sink);
         running.thread.start();

@@ -45,7 +45,13 @@ class SourceChecksIT {
                         defaults.capture(),
                         defaults.plan(),
                         defaults.maxTransactionBytes());
-        assertThatThrownBy(() -> PgOutputFetcher.open(config, null, new CollectingSink()))
+        assertThatThrownBy(
+                        () ->
+                                PgOutputFetcher.open(
+                                        config,
+                                        java.nio.file.Path.of("target"),
+                                        null,
+                                        new CollectingSink()))
                 .isInstanceOf(FetchFailedException.class)
                 .hasMessageContaining("wal_level must be logical: wal_level=replica")
                 .hasMessageContaining("ALTER SYSTEM SET wal_level = logical")

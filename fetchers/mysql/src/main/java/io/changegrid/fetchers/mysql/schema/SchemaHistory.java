@@ -1,51 +1,47 @@
 package io.changegrid.fetchers.mysql.schema;
 
 import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.fetchers.history.CorruptHistoryException;
+import io.changegrid.fetchers.history.HistoryFile;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The persisted schema history of one source: an append-only file of JSON lines ({@link
+ * The persisted schema history of one source: a {@link HistoryFile} of JSON lines ({@link
  * HistoryJson}), a snapshot of the whole catalog first, then one line per DDL statement that
  * changed it, each with the SCN of the statement's transaction. After a restart at an older binlog
  * position, {@link #load} rebuilds the tracker and registry as of that position, so rows are
  * decoded with the schemas current then; the fetcher re-reads and re-applies the later DDL, which
- * produces the same table ids and versions again.
- *
- * <p>Every append is forced to disk before it returns. A crash in the middle of an append leaves a
- * last line without its newline; {@link #load} drops it with a warning (the DDL was never
- * acknowledged, so it will be read again). Any other unreadable line is an error naming the file
- * and line.
+ * produces the same table ids and versions again. The file's rules (appends forced, later and torn
+ * lines removed at load) are {@link HistoryFile}'s.
  *
  * <p>Threading: used by the tracker's one thread; not thread-safe.
  */
 public final class SchemaHistory implements Closeable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SchemaHistory.class);
-
     /** A history opened by {@link #load}, with the state it holds as of the requested SCN. */
     public record Loaded(SchemaHistory history, SchemaTracker tracker, long scn) {}
 
-    private final Path file;
-    private final FileChannel channel;
-    private long lastScn;
+    private static final HistoryFile.LineFormat<HistoryJson.Entry> FORMAT =
+            new HistoryFile.LineFormat<>() {
+                @Override
+                public HistoryJson.Entry parse(String line) throws IOException {
+                    return HistoryJson.read(line);
+                }
 
-    private SchemaHistory(Path file, FileChannel channel, long lastScn) {
+                @Override
+                public long scn(HistoryJson.Entry entry) {
+                    return entry.scn();
+                }
+            };
+
+    private final HistoryFile file;
+
+    private SchemaHistory(HistoryFile file) {
         this.file = file;
-        this.channel = channel;
-        this.lastScn = lastScn;
     }
 
     /**
@@ -56,18 +52,13 @@ public final class SchemaHistory implements Closeable {
      */
     public static SchemaHistory create(Path file, long scn, SchemaTracker tracker)
             throws IOException {
-        FileChannel channel =
-                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        SchemaHistory history = new SchemaHistory(file, channel, scn);
-        try {
-            history.write(
-                    new HistoryJson.Entry(scn, tracker.dialect(), null, tracker.stateAsOps()));
-            forceDirectory(file);
-        } catch (IOException | RuntimeException e) {
-            history.close();
-            throw e;
-        }
-        return history;
+        return new SchemaHistory(
+                HistoryFile.create(
+                        file,
+                        scn,
+                        HistoryJson.write(
+                                new HistoryJson.Entry(
+                                        scn, tracker.dialect(), null, tracker.stateAsOps()))));
     }
 
     /** {@link #load(Path, long, SchemaRegistry)} into a new registry. */
@@ -87,24 +78,49 @@ public final class SchemaHistory implements Closeable {
      *     history does not start with a snapshot at or before {@code upToScn}
      */
     public static Loaded load(Path file, long upToScn, SchemaRegistry registry) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
+        HistoryFile.Loaded<HistoryJson.Entry> loaded = HistoryFile.load(file, upToScn, FORMAT);
+        try {
+            return replay(file, upToScn, registry, loaded);
+        } catch (IOException | RuntimeException e) {
+            loaded.file().close();
+            throw e;
+        }
+    }
+
+    private static Loaded replay(
+            Path file,
+            long upToScn,
+            SchemaRegistry registry,
+            HistoryFile.Loaded<HistoryJson.Entry> loaded)
+            throws IOException {
+        List<HistoryFile.Line<HistoryJson.Entry>> lines = loaded.lines();
+        if (lines.isEmpty() && loaded.firstLater() != null) {
+            if (!loaded.firstLater().entry().isSnapshot()) {
+                throw new CorruptHistoryException(
+                        "schema history does not start with a snapshot: file="
+                                + file
+                                + ", line="
+                                + loaded.firstLater().number());
+            }
+            throw new CorruptHistoryException(
+                    "schema history starts after the requested position: file="
+                            + file
+                            + ", snapshotScn="
+                            + loaded.firstLater().entry().scn()
+                            + ", upToScn="
+                            + upToScn);
+        }
+        if (loaded.firstLater() != null && loaded.firstLater().entry().isSnapshot()) {
+            throw new CorruptHistoryException(
+                    "second snapshot in schema history: file="
+                            + file
+                            + ", line="
+                            + loaded.firstLater().number());
+        }
         Catalog catalog = new Catalog();
         ServerDialect dialect = null;
-        long scn = Long.MIN_VALUE;
-        int keepBytes = 0;
-        int lineNumber = 0;
-        for (int start = 0; start < bytes.length; ) {
-            lineNumber++;
-            int end = indexOf(bytes, (byte) '\n', start);
-            if (end < 0) {
-                LOG.warn(
-                        "torn last line of schema history dropped: file={}, line={}, bytes={}",
-                        file,
-                        lineNumber,
-                        bytes.length - start);
-                break;
-            }
-            HistoryJson.Entry entry = parse(file, lineNumber, bytes, start, end);
+        for (HistoryFile.Line<HistoryJson.Entry> line : lines) {
+            HistoryJson.Entry entry = line.entry();
             if (entry.isSnapshot() != (dialect == null)) {
                 throw new CorruptHistoryException(
                         (dialect == null
@@ -113,30 +129,7 @@ public final class SchemaHistory implements Closeable {
                                 + ": file="
                                 + file
                                 + ", line="
-                                + lineNumber);
-            }
-            if (entry.scn() < scn) {
-                throw new CorruptHistoryException(
-                        "schema history goes back in SCN: file="
-                                + file
-                                + ", line="
-                                + lineNumber
-                                + ", scn="
-                                + entry.scn()
-                                + ", previousScn="
-                                + scn);
-            }
-            if (entry.scn() > upToScn) {
-                if (entry.isSnapshot()) {
-                    throw new CorruptHistoryException(
-                            "schema history starts after the requested position: file="
-                                    + file
-                                    + ", snapshotScn="
-                                    + entry.scn()
-                                    + ", upToScn="
-                                    + upToScn);
-                }
-                break;
+                                + line.number());
             }
             if (entry.isSnapshot()) {
                 dialect = entry.dialect();
@@ -144,36 +137,16 @@ public final class SchemaHistory implements Closeable {
             try {
                 replay(entry.ops(), catalog, registry);
             } catch (RuntimeException e) {
-                throw corrupt(
-                        file, lineNumber, "entry does not fit the state: " + e.getMessage(), e);
+                throw HistoryFile.corrupt(
+                        file, line.number(), "entry does not fit the state: " + e.getMessage(), e);
             }
-            scn = entry.scn();
-            keepBytes = end + 1;
-            start = end + 1;
         }
         if (dialect == null) {
             throw new CorruptHistoryException(
                     "schema history has no snapshot (interrupted creation?): file=" + file);
         }
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE);
-        try {
-            if (keepBytes < bytes.length) {
-                LOG.info(
-                        "schema history truncated to the entries up to the restart position:"
-                                + " file={}, upToScn={}, bytesRemoved={}",
-                        file,
-                        upToScn,
-                        bytes.length - keepBytes);
-                channel.truncate(keepBytes);
-                channel.force(true);
-            }
-            channel.position(keepBytes);
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
         SchemaTracker tracker = new SchemaTracker(dialect, registry, catalog);
-        return new Loaded(new SchemaHistory(file, channel, scn), tracker, scn);
+        return new Loaded(new SchemaHistory(loaded.file()), tracker, loaded.file().lastScn());
     }
 
     /**
@@ -185,43 +158,25 @@ public final class SchemaHistory implements Closeable {
      */
     public void append(long scn, String ddl, DdlOutcome.Applied applied) throws IOException {
         Objects.requireNonNull(ddl, "ddl");
-        if (scn < lastScn) {
-            throw new IllegalArgumentException(
-                    "schema history SCN goes back: file="
-                            + file
-                            + ", scn="
-                            + scn
-                            + ", lastScn="
-                            + lastScn);
-        }
+        file.checkScn(scn);
         if (applied.ops().isEmpty()) {
             return;
         }
-        write(new HistoryJson.Entry(scn, null, ddl, applied.ops()));
-        lastScn = scn;
+        file.append(scn, HistoryJson.write(new HistoryJson.Entry(scn, null, ddl, applied.ops())));
     }
 
     /** The SCN of the last entry. */
     public long lastScn() {
-        return lastScn;
+        return file.lastScn();
     }
 
     public Path file() {
-        return file;
+        return file.path();
     }
 
     @Override
     public void close() throws IOException {
-        channel.close();
-    }
-
-    private void write(HistoryJson.Entry entry) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(HistoryJson.write(entry));
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
-        }
-        // With metadata: an append grows the file, and the new length must survive a crash too.
-        channel.force(true);
+        file.close();
     }
 
     private static void replay(List<CatalogOp> ops, Catalog catalog, SchemaRegistry registry) {
@@ -232,59 +187,6 @@ public final class SchemaHistory implements Closeable {
                 registry.drop(drop.name().database(), drop.name().table());
             }
             catalog.apply(op);
-        }
-    }
-
-    private static HistoryJson.Entry parse(
-            Path file, int lineNumber, byte[] bytes, int start, int end)
-            throws CorruptHistoryException {
-        try {
-            String line =
-                    StandardCharsets.UTF_8
-                            .newDecoder()
-                            .onMalformedInput(CodingErrorAction.REPORT)
-                            .onUnmappableCharacter(CodingErrorAction.REPORT)
-                            .decode(ByteBuffer.wrap(bytes, start, end - start))
-                            .toString();
-            return HistoryJson.read(line);
-        } catch (CharacterCodingException e) {
-            throw corrupt(file, lineNumber, "not UTF-8", e);
-        } catch (IOException | RuntimeException e) {
-            throw corrupt(file, lineNumber, e.getMessage(), e);
-        }
-    }
-
-    private static CorruptHistoryException corrupt(
-            Path file, int lineNumber, String what, Exception cause) {
-        return new CorruptHistoryException(
-                "corrupt schema history line: file="
-                        + file
-                        + ", line="
-                        + lineNumber
-                        + ", error="
-                        + what,
-                cause);
-    }
-
-    private static int indexOf(byte[] bytes, byte b, int from) {
-        for (int i = from; i < bytes.length; i++) {
-            if (bytes[i] == b) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * Makes the new file's directory entry durable; a file that is forced but not linked is lost.
-     */
-    private static void forceDirectory(Path file) throws IOException {
-        Path directory = file.toAbsolutePath().getParent();
-        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException e) {
-            // Some platforms cannot open a directory as a channel; the file itself is forced.
-            LOG.debug("cannot force directory, file itself is forced: directory={}", directory, e);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
+import io.changegrid.fetchers.history.CorruptHistoryException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;

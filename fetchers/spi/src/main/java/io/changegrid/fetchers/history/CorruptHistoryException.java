@@ -1,4 +1,4 @@
-package io.changegrid.fetchers.mysql.schema;
+package io.changegrid.fetchers.history;
 
 import java.io.IOException;
 
