@@ -29,6 +29,17 @@ public final class TimelineScn {
 
     /** The timeline SCN of a commit at {@code sourceScn} with rank {@code ordinal} there. */
     public static long of(long sourceScn, int ordinal) {
+        if (ordinal == HEARTBEAT_ORDINAL) {
+            throw new IllegalArgumentException(
+                    "more commits at one SCN than the timeline orders: scn="
+                            + sourceScn
+                            + ", ordinal="
+                            + ordinal);
+        }
+        return encode(sourceScn, ordinal);
+    }
+
+    private static long encode(long sourceScn, int ordinal) {
         if (sourceScn < 0 || sourceScn > MAX_SOURCE_SCN) {
             throw new IllegalArgumentException(
                     "SCN outside what the timeline carries: scn="
@@ -48,7 +59,7 @@ public final class TimelineScn {
 
     /** The timeline SCN of a heartbeat once every commit up to {@code sourceScn} is published. */
     public static long heartbeat(long sourceScn) {
-        return of(sourceScn, HEARTBEAT_ORDINAL);
+        return encode(sourceScn, HEARTBEAT_ORDINAL);
     }
 
     /** The Oracle SCN a timeline SCN was made of. */

@@ -330,13 +330,14 @@ public final class TransactionAssembler {
             if (timelineScn <= publishedScn) {
                 continue; // published before a restart or a re-read window
             }
-            publish(commit.transaction(), commit.row(), timelineScn);
+            publish(commit.transaction(), commit.row(), timelineScn, ordinal);
         }
         pending.clear();
         pendingScn = -1;
     }
 
-    private void publish(OpenTransaction transaction, ContentsRow commit, long timelineScn)
+    private void publish(
+            OpenTransaction transaction, ContentsRow commit, long timelineScn, int publishing)
             throws InterruptedException {
         long commitMicros = commit.timestampMillis() * 1_000L;
         writer.open(timelineScn, commitMicros, transaction.xid());
@@ -366,7 +367,8 @@ public final class TransactionAssembler {
         }
         if (writer.hasEvents()) {
             writer.end();
-            ResumePosition position = new ResumePosition(restartScn(commit.scn()), timelineScn);
+            ResumePosition position =
+                    new ResumePosition(restartScn(commit.scn(), publishing), timelineScn);
             sink.accept(
                     timelineScn,
                     writer.frames(),
@@ -446,14 +448,20 @@ public final class TransactionAssembler {
     }
 
     private long restartScn(long otherwise) {
+        return restartScn(otherwise, pending.size());
+    }
+
+    private long restartScn(long otherwise, int publishing) {
         long restart = otherwise;
         for (OpenTransaction transaction : open.values()) {
             restart = Math.min(restart, transaction.startScn());
         }
-        // Commits held at this SCN are out of the open map but not all published yet.
-        for (PendingCommit commit : pending) {
-            if (commit.transaction() != null) {
-                restart = Math.min(restart, commit.transaction().startScn());
+        // Commits held at this SCN and ranked after the one being published are out of the open
+        // map but not published yet: a restart must read them from their START.
+        for (int i = publishing + 1; i < pending.size(); i++) {
+            OpenTransaction transaction = pending.get(i).transaction();
+            if (transaction != null) {
+                restart = Math.min(restart, transaction.startScn());
             }
         }
         return restart;
