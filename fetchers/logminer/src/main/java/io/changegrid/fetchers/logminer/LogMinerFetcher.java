@@ -6,6 +6,7 @@ import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.TransactionSink;
 import io.changegrid.fetchers.logminer.assembly.ResumePosition;
 import io.changegrid.fetchers.logminer.assembly.TransactionAssembler;
+import io.changegrid.fetchers.logminer.failure.FetchFailedException;
 import io.changegrid.fetchers.logminer.mining.ContentsQuery;
 import io.changegrid.fetchers.logminer.mining.MiningStatements;
 import io.changegrid.fetchers.logminer.mining.SourceChecks;

@@ -1,7 +1,7 @@
 package io.changegrid.fetchers.logminer.assembly;
 
 import io.changegrid.events.Operation;
-import io.changegrid.fetchers.logminer.FetchFailedException;
+import io.changegrid.fetchers.logminer.failure.FetchFailedException;
 import io.changegrid.fetchers.logminer.redo.RedoStatement;
 import io.changegrid.fetchers.logminer.redo.RedoValue;
 import io.changegrid.fetchers.logminer.schema.OracleColumn;

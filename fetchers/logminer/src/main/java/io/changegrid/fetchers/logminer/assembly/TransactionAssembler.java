@@ -3,7 +3,7 @@ package io.changegrid.fetchers.logminer.assembly;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.fetchers.TransactionSink;
-import io.changegrid.fetchers.logminer.FetchFailedException;
+import io.changegrid.fetchers.logminer.failure.FetchFailedException;
 import io.changegrid.fetchers.logminer.redo.RedoSyntaxException;
 import io.changegrid.fetchers.logminer.redo.SqlRedoParser;
 import io.changegrid.fetchers.logminer.schema.OracleCatalog;

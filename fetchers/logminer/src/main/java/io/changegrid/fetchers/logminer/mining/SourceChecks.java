@@ -1,6 +1,6 @@
 package io.changegrid.fetchers.logminer.mining;
 
-import io.changegrid.fetchers.logminer.FetchFailedException;
+import io.changegrid.fetchers.logminer.failure.FetchFailedException;
 import io.changegrid.fetchers.logminer.schema.OracleCatalog;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -7,7 +7,7 @@ import io.changegrid.events.Operation;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.value.SqlDate;
 import io.changegrid.events.value.SqlDateTime;
-import io.changegrid.fetchers.logminer.FetchFailedException;
+import io.changegrid.fetchers.logminer.failure.FetchFailedException;
 import io.changegrid.fetchers.logminer.redo.RedoSyntaxException;
 import io.changegrid.fetchers.logminer.redo.SqlRedoParser;
 import io.changegrid.fetchers.logminer.schema.OracleColumn;

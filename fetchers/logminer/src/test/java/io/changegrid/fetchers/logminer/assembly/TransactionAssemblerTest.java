@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.Operation;
 import io.changegrid.events.schema.SchemaRegistry;
-import io.changegrid.fetchers.logminer.FetchFailedException;
+import io.changegrid.fetchers.logminer.failure.FetchFailedException;
 import io.changegrid.fetchers.logminer.schema.OracleCatalog;
 import io.changegrid.fetchers.logminer.schema.OracleColumn;
 import io.changegrid.fetchers.logminer.schema.OracleType;

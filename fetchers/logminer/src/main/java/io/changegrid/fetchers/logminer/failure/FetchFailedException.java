@@ -1,4 +1,4 @@
-package io.changegrid.fetchers.logminer;
+package io.changegrid.fetchers.logminer.failure;
 
 /** What retrying cannot fix: the message says what happened, where, and what to do. */
 public final class FetchFailedException extends RuntimeException {
