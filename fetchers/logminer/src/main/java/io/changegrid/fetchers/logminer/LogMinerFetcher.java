@@ -18,6 +18,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +47,10 @@ public final class LogMinerFetcher implements Fetcher {
     private final SchemaRegistry registry;
     private final TransactionAssembler assembler;
     private final ContentsQuery query;
-    private Connection connection;
+
+    /** The mining connection, replaced after a failure; the catalog reads DDL'd tables on it. */
+    private final AtomicReference<Connection> connection;
+
     private volatile boolean stopped;
     private volatile long currentScn = -1;
     private volatile long minedTo;
@@ -54,7 +58,7 @@ public final class LogMinerFetcher implements Fetcher {
     private LogMinerFetcher(
             LogMinerFetcherConfig config,
             MiningStatements statements,
-            Connection connection,
+            AtomicReference<Connection> connection,
             SchemaRegistry registry,
             TransactionAssembler assembler,
             ContentsQuery query) {
@@ -82,6 +86,7 @@ public final class LogMinerFetcher implements Fetcher {
         try {
             statements.prepareSession(connection);
             OracleCatalog catalog = new OracleCatalog(connection);
+            AtomicReference<Connection> current = new AtomicReference<>(connection);
             List<OracleCatalog.TableName> tables = catalog.capturedTables(config.capture());
             if (tables.isEmpty()) {
                 throw new FetchFailedException(
@@ -105,7 +110,8 @@ public final class LogMinerFetcher implements Fetcher {
                             config.sourceId(),
                             router,
                             registry,
-                            catalog::definition,
+                            // the connection of the moment: a reconnect replaces it
+                            name -> new OracleCatalog(current.get()).definition(name),
                             sink,
                             config.maxTransactionBytes(),
                             config.heartbeatInterval(),
@@ -122,7 +128,7 @@ public final class LogMinerFetcher implements Fetcher {
                     tables.size(),
                     owners);
             return new LogMinerFetcher(
-                    config, statements, connection, registry, assembler, new ContentsQuery(owners));
+                    config, statements, current, registry, assembler, new ContentsQuery(owners));
         } catch (SQLException | RuntimeException e) {
             connection.close();
             throw e;
@@ -135,9 +141,11 @@ public final class LogMinerFetcher implements Fetcher {
         try {
             while (!stopped) {
                 try {
-                    if (connection == null) {
-                        connection = DriverManager.getConnection(config.url(), config.properties());
-                        statements.prepareSession(connection);
+                    if (connection.get() == null) {
+                        Connection fresh =
+                                DriverManager.getConnection(config.url(), config.properties());
+                        connection.set(fresh);
+                        statements.prepareSession(fresh);
                     }
                     if (!mineOneWindow()) {
                         TimeUnit.MILLISECONDS.sleep(config.pollInterval().toMillis());
@@ -171,6 +179,7 @@ public final class LogMinerFetcher implements Fetcher {
      * @return whether there was a window to mine
      */
     private boolean mineOneWindow() throws SQLException, InterruptedException {
+        Connection connection = this.connection.get();
         long current = statements.currentScn(connection);
         currentScn = current;
         long lo = assembler.minedTo();
@@ -195,15 +204,15 @@ public final class LogMinerFetcher implements Fetcher {
     }
 
     private void closeConnection() {
-        if (connection == null) {
+        Connection closing = connection.getAndSet(null);
+        if (closing == null) {
             return;
         }
         try {
-            connection.close();
+            closing.close();
         } catch (SQLException e) {
             LOG.debug("closing the mining connection failed; it is being dropped anyway", e);
         }
-        connection = null;
     }
 
     @Override

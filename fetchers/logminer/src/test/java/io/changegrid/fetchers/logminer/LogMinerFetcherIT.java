@@ -149,6 +149,52 @@ class LogMinerFetcherIT {
     }
 
     @Test
+    void shouldDeliverEveryCommitOnceWhenMiningConnectionIsCut() throws Exception {
+        long seed = seed();
+        LogMinerStandIn standIn = standIn();
+        var everything = LogMinerWorkload.Options.everything();
+        // No DDL: the re-read after a reconnect would meet the online-catalog limit (see docs).
+        var options =
+                new LogMinerWorkload.Options(
+                        everything.maxOpen(),
+                        everything.rowsPerTransaction(),
+                        everything.rollbackRate(),
+                        everything.savepointRate(),
+                        everything.equalScnRate(),
+                        everything.gapRate(),
+                        everything.longValueRate(),
+                        everything.pieceLength(),
+                        -1,
+                        everything.unsupportedRate());
+        var workload = new LogMinerWorkload(seed, standIn.currentScn() + 1, options);
+        try (var running =
+                RunningFetcher.start(
+                        RunningFetcher.config(standIn, ITEMS_ONLY, "current"),
+                        null,
+                        new CollectingSink())) {
+            for (int round = 0; round < 6; round++) {
+                workload.write(standIn, 15, 3);
+                // cuts the fetcher's connection, wherever it is: between windows or inside one
+                standIn.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                + " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+            }
+            awaitAll(running, workload);
+            List<CollectingSink.Published> rowTransactions =
+                    running.sink.transactions().stream()
+                            .filter(t -> !t.rowEvents().isEmpty())
+                            .toList();
+            assertThat(rowTransactions)
+                    .extracting(CollectingSink.Published::xid)
+                    .containsExactlyElementsOf(
+                            workload.committed().stream()
+                                    .map(LogMinerWorkload.Committed::xid)
+                                    .toList());
+            assertThat(replay(running.sink.transactions())).isEqualTo(expected(workload));
+        }
+    }
+
+    @Test
     void shouldStopNamingTableAndColumnWhenCapturedColumnIsUnsupportedType() throws Exception {
         LogMinerStandIn standIn = standIn();
         var options = new LogMinerWorkload.Options(2, 3, 0, 0, 0, 0, 0, 4000, -1, 0.5);
