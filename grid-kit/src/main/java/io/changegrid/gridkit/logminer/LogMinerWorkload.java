@@ -79,7 +79,7 @@ public final class LogMinerWorkload {
 
     private final Random random;
     private final Options options;
-    private final List<StandInColumn> columns = new ArrayList<>(itemsColumns());
+    private final List<StandInColumn> columns;
     private final Map<Long, Map<String, Object>> committedRows = new LinkedHashMap<>();
     private final Map<Long, String> locks = new HashMap<>();
     private final Map<Long, String> rowIds = new HashMap<>();
@@ -113,6 +113,16 @@ public final class LogMinerWorkload {
     private record Change(long id, Map<String, Object> before, Map<String, Object> after) {}
 
     public LogMinerWorkload(long seed, long firstScn, Options options) {
+        this(seed, firstScn, options, itemsColumns());
+    }
+
+    /**
+     * A workload on ITEMS with only {@code items} of {@link #itemsColumns()} (e.g. without the
+     * TIMESTAMP WITH TIME ZONE column for a target that cannot keep offsets); define the table with
+     * {@link #define(LogMinerStandIn, List)} alike.
+     */
+    public LogMinerWorkload(long seed, long firstScn, Options options, List<StandInColumn> items) {
+        this.columns = new ArrayList<>(items);
         this.random = new Random(seed);
         this.options = options;
         this.scn = firstScn;
@@ -137,7 +147,13 @@ public final class LogMinerWorkload {
 
     /** Defines SHOP.ITEMS and SHOP.DOCS in the stand-in's dictionary. */
     public static void define(LogMinerStandIn standIn) throws SQLException {
-        standIn.defineTable(OWNER, ITEMS, itemsColumns(), List.of("ID"), true);
+        define(standIn, itemsColumns());
+    }
+
+    /** Defines SHOP.ITEMS with {@code items} and SHOP.DOCS in the stand-in's dictionary. */
+    public static void define(LogMinerStandIn standIn, List<StandInColumn> items)
+            throws SQLException {
+        standIn.defineTable(OWNER, ITEMS, items, List.of("ID"), true);
         standIn.defineTable(
                 OWNER,
                 DOCS,
@@ -583,7 +599,8 @@ public final class LogMinerWorkload {
                 random.nextDouble() < options.longValueRate()
                         ? "n".repeat(3000 + random.nextInt(990))
                         : pick("short", "x'y", null));
-        if (columns.size() > itemsColumns().size()) {
+        row.keySet().removeIf(name -> columns.stream().noneMatch(c -> c.name().equals(name)));
+        if (ddlDone) {
             put(row, "EXTRA", pick("extra", null));
         }
         return row;
