@@ -37,7 +37,12 @@ class RelaySettingsReferenceTest {
                                 "source.type: postgresql",
                                 "PostgreSQL, read by logical decoding (pgoutput); see"
                                         + " [sources/postgresql.md](sources/postgresql.md).",
-                                FetcherProviders.find("postgresql").settings());
+                                FetcherProviders.find("postgresql").settings())
+                        + ConfigReference.section(
+                                "source.type: logminer",
+                                "Oracle, mined with LogMiner over JDBC; see"
+                                        + " [sources/oracle-logminer.md](sources/oracle-logminer.md).",
+                                FetcherProviders.find("logminer").settings());
         if ("true".equals(System.getenv("CHANGEGRID_WRITE_DOCS"))) {
             Files.writeString(PAGE, generated);
         }
