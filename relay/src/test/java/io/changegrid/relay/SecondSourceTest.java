@@ -130,6 +130,7 @@ class SecondSourceTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("path=source.type")
                 .hasMessageContaining("value=oracle")
-                .hasMessageContaining("generated, mysql");
+                .hasMessageContaining("known=[generated, ")
+                .hasMessageContaining("mysql, postgresql]");
     }
 }
