@@ -37,7 +37,12 @@ class RelaySettingsReferenceTest {
                                 "source.type: postgresql",
                                 "PostgreSQL, read by logical decoding (pgoutput); see"
                                         + " [sources/postgresql.md](sources/postgresql.md).",
-                                FetcherProviders.find("postgresql").settings());
+                                FetcherProviders.find("postgresql").settings())
+                        + ConfigReference.section(
+                                "source.type: goldengate",
+                                "Oracle through GoldenGate for Big Data: the JSON files its File Writer"
+                                        + " handler writes; see [sources/goldengate.md](sources/goldengate.md).",
+                                FetcherProviders.find("goldengate").settings());
         if ("true".equals(System.getenv("CHANGEGRID_WRITE_DOCS"))) {
             Files.writeString(PAGE, generated);
         }

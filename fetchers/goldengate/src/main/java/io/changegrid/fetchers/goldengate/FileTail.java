@@ -3,6 +3,7 @@ package io.changegrid.fetchers.goldengate;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -37,10 +38,16 @@ final class FileTail implements AutoCloseable {
     /**
      * Opens a file at a line's offset.
      *
+     * @return the tail, or null if the file was renamed since it was listed: list again
      * @throws FetchFailedException if the file is shorter than the offset
      */
     static FileTail open(TrailFile file, long offset) throws IOException {
-        FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(file.path(), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            return null; // finalized (renamed) between the listing and now
+        }
         if (channel.size() < offset) {
             long size = channel.size();
             channel.close();

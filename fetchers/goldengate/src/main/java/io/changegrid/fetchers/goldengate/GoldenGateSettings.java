@@ -70,16 +70,17 @@ public final class GoldenGateSettings {
                     ValueKind.STRING,
                     "",
                     "Where GoldenGate writes the JSON formatter's generated schema files"
-                            + " (<SCHEMA>.<TABLE>.schema.json); empty: none.");
+                            + " (SCHEMA.TABLE.schema.json); empty: none.");
     public static final ConfigKey<List<String>> TABLES =
             ConfigKey.of(
                             "source.tables",
                             ValueKind.STRING_LIST,
                             List.of(),
-                            "Column types of tables without a schema file, one entry a table:"
-                                    + " SCHEMA.TABLE(COLUMN TYPE [not null], ...), types as Oracle"
-                                    + " names them (NUMBER(10), VARCHAR2(20), DATE, TIMESTAMP, ...) or"
-                                    + " as changegrid value types (int64, string, datetime, ...).")
+                            "Column types of captured tables, one entry a table, winning over its"
+                                    + " schema file: SCHEMA.TABLE(COLUMN TYPE [not null] [key], ...);"
+                                    + " types as Oracle names them (NUMBER(10), VARCHAR2(20), DATE,"
+                                    + " TIMESTAMP, ...) or value:TYPE for a changegrid value type"
+                                    + " (value:int64, value:date, ...).")
                     .validatedBy(GoldenGateSettings::areTables, "SCHEMA.TABLE(COLUMN TYPE, ...)");
     public static final ConfigKey<Duration> HEARTBEAT =
             ConfigKey.of(

@@ -101,8 +101,12 @@ final class TrailReader implements AutoCloseable {
         if (next == null) {
             return 0;
         }
+        FileTail opened = FileTail.open(next, 0);
+        if (opened == null) {
+            return 0; // renamed since listed: the next listing has its new name
+        }
         tail.close();
-        tail = FileTail.open(next, 0);
+        tail = opened;
         rollReported = false;
         return 1;
     }
@@ -114,12 +118,12 @@ final class TrailReader implements AutoCloseable {
                 return false;
             }
             tail = FileTail.open(files.get(0), 0);
-            return true;
+            return tail != null;
         }
         for (TrailFile file : files) {
             if (file.firstScn() == resume.fileScn()) {
                 tail = FileTail.open(file, resume.offset());
-                return true;
+                return tail != null;
             }
         }
         throw new FetchFailedException(
