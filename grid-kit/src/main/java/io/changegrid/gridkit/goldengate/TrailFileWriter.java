@@ -235,7 +235,7 @@ public final class TrailFileWriter implements AutoCloseable {
                                 .withZone(ZoneOffset.UTC)
                                 .format(Instant.now())
                         + "_"
-                        + fileNumber++;
+                        + String.format("%06d", fileNumber++);
         filePath = options.directory().resolve(base + options.activeSuffix());
         file =
                 FileChannel.open(
