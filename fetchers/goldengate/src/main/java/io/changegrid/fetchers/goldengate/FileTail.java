@@ -18,6 +18,10 @@ final class FileTail implements AutoCloseable {
 
     private final TrailFile file;
     private final FileChannel channel;
+
+    /** What ends a record other than a newline (XML: {@code </transaction>}), or null. */
+    private final byte[] terminator;
+
     private byte[] buffer = new byte[256 * 1024];
     private long bufferOffset;
     private int start;
@@ -29,9 +33,10 @@ final class FileTail implements AutoCloseable {
     private int lineLength;
     private long lineOffset;
 
-    private FileTail(TrailFile file, FileChannel channel, long offset) {
+    private FileTail(TrailFile file, FileChannel channel, long offset, byte[] terminator) {
         this.file = file;
         this.channel = channel;
+        this.terminator = terminator;
         this.bufferOffset = offset;
     }
 
@@ -41,7 +46,7 @@ final class FileTail implements AutoCloseable {
      * @return the tail, or null if the file was renamed since it was listed: list again
      * @throws FetchFailedException if the file is shorter than the offset
      */
-    static FileTail open(TrailFile file, long offset) throws IOException {
+    static FileTail open(TrailFile file, long offset, byte[] terminator) throws IOException {
         FileChannel channel;
         try {
             channel = FileChannel.open(file.path(), StandardOpenOption.READ);
@@ -59,15 +64,18 @@ final class FileTail implements AutoCloseable {
                             + ", size="
                             + size);
         }
-        return new FileTail(file, channel, offset);
+        return new FileTail(file, channel, offset, terminator);
     }
 
     TrailFile file() {
         return file;
     }
 
-    /** Moves to the next complete line; false when there is none (yet). */
+    /** Moves to the next complete line (or terminated record); false when there is none (yet). */
     boolean nextLine() {
+        if (terminator != null) {
+            return nextTerminated();
+        }
         for (int i = scanFrom; i < end; i++) {
             if (buffer[i] == '\n') {
                 lineStart = start;
@@ -81,6 +89,35 @@ final class FileTail implements AutoCloseable {
         }
         scanFrom = end;
         return false;
+    }
+
+    private boolean nextTerminated() {
+        int last = end - terminator.length;
+        for (int i = scanFrom; i <= last; i++) {
+            if (matches(i)) {
+                int from = start;
+                while (from < i && Character.isWhitespace(buffer[from])) {
+                    from++; // a record is known by where its element starts
+                }
+                lineStart = from;
+                lineOffset = bufferOffset + from;
+                lineLength = i + terminator.length - from;
+                start = i + terminator.length;
+                scanFrom = start;
+                return true;
+            }
+        }
+        scanFrom = Math.max(start, end - terminator.length + 1);
+        return false;
+    }
+
+    private boolean matches(int at) {
+        for (int k = 0; k < terminator.length; k++) {
+            if (buffer[at + k] != terminator[k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     byte[] buffer() {
@@ -105,9 +142,20 @@ final class FileTail implements AutoCloseable {
         return bufferOffset + start;
     }
 
-    /** Whether bytes of an incomplete line are buffered. */
+    /**
+     * Whether bytes of an incomplete line (or record; whitespace between records aside) are
+     * buffered.
+     */
     boolean hasPartialLine() {
-        return start < end;
+        if (terminator == null) {
+            return start < end;
+        }
+        for (int i = start; i < end; i++) {
+            if (!Character.isWhitespace(buffer[i])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

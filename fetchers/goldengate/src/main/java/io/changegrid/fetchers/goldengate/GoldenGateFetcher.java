@@ -48,7 +48,8 @@ public final class GoldenGateFetcher implements Fetcher {
                         new TrailDirectory(
                                 config.directory(),
                                 config.finalizedSuffix(),
-                                config.activeSuffix()),
+                                config.activeSuffix(),
+                                config.format()),
                         resume);
     }
 

@@ -23,7 +23,8 @@ public final class GoldenGateSettings {
                     "source.format",
                     ValueKind.oneOf(TrailFormat.class),
                     TrailFormat.JSON,
-                    "The formatter's record format: json (one operation per line).");
+                    "The formatter's record format: json (one operation per line) or xml (<transaction>"
+                            + " elements, files named with a sequence number).");
     public static final ConfigKey<String> FINALIZED_SUFFIX =
             ConfigKey.of(
                             "source.finalizedSuffix",

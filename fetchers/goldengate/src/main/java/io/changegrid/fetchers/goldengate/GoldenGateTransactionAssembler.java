@@ -40,6 +40,7 @@ final class GoldenGateTransactionAssembler implements TrailReader.Handler {
     private final TransactionWriter writer;
     private final TransactionSink sink;
     private final OperationParser parser;
+    private final XmlTransactionParser xmlParser;
     private final OperationRecord record = new OperationRecord();
     private final Map<String, TableBinding> bindings = new HashMap<>();
     private final OperationParser.TableResolver resolver = this::binding;
@@ -71,6 +72,7 @@ final class GoldenGateTransactionAssembler implements TrailReader.Handler {
         this.parser =
                 new OperationParser(
                         config.xidToken(), config.csnToken(), config.transactionIndicator());
+        this.xmlParser = new XmlTransactionParser(config.xidToken(), config.csnToken());
         this.heartbeatAfterNanos = config.heartbeatInterval().toNanos();
         this.committed = resume;
         this.lastScn = resume == null ? 0 : resume.lastScn();
@@ -99,6 +101,10 @@ final class GoldenGateTransactionAssembler implements TrailReader.Handler {
 
     @Override
     public void line(FileTail tail) throws InterruptedException {
+        if (config.format() == TrailFormat.XML) {
+            xmlTransaction(tail);
+            return;
+        }
         try {
             parser.parse(tail.buffer(), tail.lineStart(), tail.lineLength(), resolver, record);
         } catch (IllegalArgumentException | IOException e) {
@@ -174,6 +180,111 @@ final class GoldenGateTransactionAssembler implements TrailReader.Handler {
         }
         closedAtRollXid = null;
         apply(tail);
+    }
+
+    /**
+     * One {@code <transaction>} element: a whole transaction, at SCN {@code file sequence << 32 |
+     * the element's byte offset}, published at once.
+     */
+    private void xmlTransaction(FileTail tail) throws InterruptedException {
+        XmlTransactionParser.XmlTransaction transaction;
+        try {
+            transaction = xmlParser.parse(tail.buffer(), tail.lineStart(), tail.lineLength());
+        } catch (IllegalArgumentException e) {
+            throw failure(tail, e.getMessage(), e);
+        }
+        if (tail.lineOffset() >= 1L << 32) {
+            throw failure(tail, "XML trail file larger than 4 GiB", null);
+        }
+        long scn = tail.file().firstScn() | tail.lineOffset();
+        if (scn <= lastScn) {
+            throw failure(
+                    tail,
+                    "trail position does not advance: pos="
+                            + TrailPosition.text(scn)
+                            + ", previous="
+                            + TrailPosition.text(lastScn),
+                    null);
+        }
+        record.clear();
+        record.scn = scn;
+        String timestamp = transaction.timestamp();
+        // Databus's form puts a colon between date and time: 2026-11-26:10:00:00.000000.
+        record.opTs =
+                timestamp.length() > 10 && timestamp.charAt(10) == ':'
+                        ? timestamp.substring(0, 10) + " " + timestamp.substring(11)
+                        : timestamp;
+        record.xid = transaction.xid();
+        record.csn = transaction.csn();
+        begin(tail);
+        for (XmlTransactionParser.XmlOperation operation : transaction.operations()) {
+            TableBinding binding;
+            try {
+                binding = binding(operation.table());
+            } catch (IllegalArgumentException e) {
+                throw failure(tail, e.getMessage(), e);
+            }
+            record.table = operation.table();
+            record.binding = binding;
+            record.opType = operation.opType();
+            record.primaryKeys.clear();
+            record.primaryKeys.addAll(operation.key());
+            record.hasPrimaryKeys = true;
+            record.hasBefore = operation.before() != null;
+            record.hasAfter = operation.after() != null;
+            if (binding.captured()) {
+                image(tail, binding, operation.before(), binding.before, binding.beforePresent);
+                image(tail, binding, operation.after(), binding.after, binding.afterPresent);
+            }
+            apply(tail);
+        }
+        lastScn = scn;
+        publish(new ResumePoint(scn, tail.file().firstScn(), tail.nextOffset()));
+    }
+
+    private void image(
+            FileTail tail,
+            TableBinding binding,
+            Map<String, String> columns,
+            Object[] values,
+            boolean[] present) {
+        java.util.Arrays.fill(values, null);
+        java.util.Arrays.fill(present, false);
+        if (columns == null) {
+            return;
+        }
+        for (Map.Entry<String, String> column : columns.entrySet()) {
+            int index = binding.schema.indexOf(column.getKey());
+            if (index < 0) {
+                throw failure(
+                        tail,
+                        "column not in the table's schema: table="
+                                + binding.schema.qualifiedName()
+                                + ", column="
+                                + column.getKey(),
+                        null);
+            }
+            try {
+                values[index] =
+                        column.getValue() == null
+                                ? null
+                                : JsonCells.fromText(
+                                        column.getValue(), binding.schema.column(index));
+            } catch (RuntimeException e) {
+                throw failure(
+                        tail,
+                        "value the column cannot carry: table="
+                                + binding.schema.qualifiedName()
+                                + ", column="
+                                + column.getKey()
+                                + ", type="
+                                + binding.schema.column(index).type()
+                                + ", problem="
+                                + e.getMessage(),
+                        e);
+            }
+            present[index] = true;
+        }
     }
 
     @Override

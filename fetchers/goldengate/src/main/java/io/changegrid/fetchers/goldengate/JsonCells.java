@@ -69,6 +69,40 @@ final class JsonCells {
         };
     }
 
+    /** A value written as text (the XML format's column text), as its column's value type. */
+    static Object fromText(String text, Column column) {
+        return switch (column.type()) {
+            case BOOLEAN ->
+                    switch (text.trim()) {
+                        case "true", "1" -> Boolean.TRUE;
+                        case "false", "0" -> Boolean.FALSE;
+                        default ->
+                                throw new IllegalArgumentException("not a boolean: value=" + text);
+                    };
+            case INT64 -> new BigDecimal(text.trim()).longValueExact();
+            case UINT64 -> {
+                BigInteger value = new BigDecimal(text.trim()).toBigIntegerExact();
+                if (value.signum() < 0 || value.bitLength() > 64) {
+                    throw new IllegalArgumentException(
+                            "not an unsigned 64-bit value: value=" + value);
+                }
+                yield value;
+            }
+            case DECIMAL -> new BigDecimal(text.trim());
+            case FLOAT32 -> Float.parseFloat(text);
+            case FLOAT64 -> Double.parseDouble(text);
+            case STRING, JSON -> text;
+            case BYTES -> Base64.getDecoder().decode(text.trim());
+            case DATE -> date(text);
+            case DATETIME -> dateTime(text);
+            case TIMESTAMP -> instant(text);
+            case TIMESTAMP_TZ -> OffsetDateTime.parse(iso(text));
+            case TIME -> time(text);
+            case BITS, GEOMETRY ->
+                    throw new IllegalArgumentException("type not carried: " + column.type());
+        };
+    }
+
     /**
      * The epoch microseconds of {@code op_ts}, which GoldenGate writes in UTC: {@code yyyy-MM-dd
      * HH:mm:ss.ffffff}.

@@ -26,12 +26,19 @@ final class TrailDirectory {
     private final Path directory;
     private final String finalizedSuffix;
     private final String activeSuffix;
+    private final TrailFormat format;
     private final Map<Path, Long> firstScnByPath = new HashMap<>();
 
-    TrailDirectory(Path directory, String finalizedSuffix, String activeSuffix) {
+    TrailDirectory(
+            Path directory, String finalizedSuffix, String activeSuffix, TrailFormat format) {
         this.directory = directory;
         this.finalizedSuffix = finalizedSuffix;
         this.activeSuffix = activeSuffix;
+        this.format = format;
+    }
+
+    TrailFormat format() {
+        return format;
     }
 
     Path path() {
@@ -52,8 +59,10 @@ final class TrailDirectory {
                     continue;
                 }
                 Long first = firstScnByPath.get(path);
-                if (first == null) {
-                    first = firstScn(path);
+                if (first == null && format == TrailFormat.XML) {
+                    first = sequenceScn(path, active ? activeSuffix : finalizedSuffix);
+                } else if (first == null) {
+                    first = firstScn(path); // null while the file has no complete first line
                 }
                 if (first != null) {
                     seen.put(path, first);
@@ -76,6 +85,25 @@ final class TrailDirectory {
             }
         }
         return files;
+    }
+
+    /**
+     * An XML trail file's place: its name's sequence number (the digits before the suffix, as in
+     * {@code cg000000042.xml}) in the SCN's upper half; its records' byte offsets fill the lower.
+     */
+    static long sequenceScn(Path path, String suffix) {
+        String name = path.getFileName().toString();
+        String base = name.substring(0, name.length() - suffix.length());
+        int digits = base.length();
+        while (digits > 0 && Character.isDigit(base.charAt(digits - 1))) {
+            digits--;
+        }
+        if (digits == base.length() || base.length() - digits > 9) {
+            throw new FetchFailedException(
+                    "XML trail file name without a sequence number (up to 9 digits before the suffix): file="
+                            + path);
+        }
+        return Long.parseLong(base.substring(digits)) << 32;
     }
 
     /** The SCN of a file's first record, or null while it has no complete first line. */

@@ -28,6 +28,7 @@ final class TrailReader implements AutoCloseable {
 
     private final TrailDirectory directory;
     private final ResumePoint resume;
+    private final byte[] terminator;
     private FileTail tail;
     private boolean rollReported;
 
@@ -37,6 +38,7 @@ final class TrailReader implements AutoCloseable {
     TrailReader(TrailDirectory directory, ResumePoint resume) {
         this.directory = directory;
         this.resume = resume;
+        this.terminator = directory.format() == TrailFormat.XML ? XmlTransactionParser.END : null;
     }
 
     /**
@@ -101,7 +103,7 @@ final class TrailReader implements AutoCloseable {
         if (next == null) {
             return 0;
         }
-        FileTail opened = FileTail.open(next, 0);
+        FileTail opened = FileTail.open(next, 0, terminator);
         if (opened == null) {
             return 0; // renamed since listed: the next listing has its new name
         }
@@ -117,12 +119,12 @@ final class TrailReader implements AutoCloseable {
             if (files.isEmpty()) {
                 return false;
             }
-            tail = FileTail.open(files.get(0), 0);
+            tail = FileTail.open(files.get(0), 0, terminator);
             return tail != null;
         }
         for (TrailFile file : files) {
             if (file.firstScn() == resume.fileScn()) {
-                tail = FileTail.open(file, resume.offset());
+                tail = FileTail.open(file, resume.offset(), terminator);
                 return tail != null;
             }
         }

@@ -61,6 +61,25 @@ final class RunningFetcher implements AutoCloseable {
                 c.maxTransactionBytes());
     }
 
+    static GoldenGateFetcherConfig xml(GoldenGateFetcherConfig c) {
+        return new GoldenGateFetcherConfig(
+                c.directory(),
+                TrailFormat.XML,
+                ".xml",
+                ".xml.tmp",
+                c.transactionIndicator(),
+                c.xidToken(),
+                c.csnToken(),
+                c.schemaDirectory(),
+                c.tables(),
+                c.heartbeatInterval(),
+                c.pollInterval(),
+                c.sourceId(),
+                c.capture(),
+                c.plan(),
+                c.maxTransactionBytes());
+    }
+
     static RunningFetcher start(GoldenGateFetcherConfig config, String resume) throws Exception {
         CollectingSink sink = new CollectingSink();
         GoldenGateFetcher fetcher = GoldenGateFetcher.open(config, resume, sink);
