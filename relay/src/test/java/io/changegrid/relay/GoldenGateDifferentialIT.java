@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.changegrid.config.Config;
 import io.changegrid.gridkit.goldengate.TrailFileWriter;
 import io.changegrid.gridkit.goldengate.TrailOperation;
+import io.changegrid.gridkit.goldengate.WorkloadTrailTables;
 import io.changegrid.gridkit.load.LoadGenerator;
 import io.changegrid.gridkit.load.LoadResult;
 import io.changegrid.gridkit.load.LoadShape;
@@ -99,22 +100,7 @@ class GoldenGateDifferentialIT {
     }
 
     private static Config goldenGateConfig(Path trail, Path state) {
-        List<String> tables = new ArrayList<>();
-        for (String table : TABLES) {
-            StringBuilder columns =
-                    new StringBuilder("shop.")
-                            .append(table)
-                            .append("(id value:int64 not null key, account value:int64 not null,")
-                            .append(
-                                    " quantity value:int64, amount value:decimal, status value:string,")
-                            .append(
-                                    " code value:string, name value:string, created value:datetime,")
-                            .append(" updated value:timestamp");
-            for (int c = 1; c <= 5; c++) {
-                columns.append(", note").append(c).append(" value:string");
-            }
-            tables.add(columns.append(')').toString());
-        }
+        List<String> tables = WorkloadTrailTables.declarations(WorkloadTables.of("shop", TABLES));
         Map<String, Object> source = new LinkedHashMap<>();
         source.put("type", "goldengate");
         source.put("directory", trail.toString());
