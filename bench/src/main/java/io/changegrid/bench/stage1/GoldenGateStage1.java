@@ -105,10 +105,17 @@ final class GoldenGateStage1 {
         int port = RelayFleet.freePorts(1).get(0);
         Path config = work.resolve("relay.yaml");
         Files.writeString(config, ResultFile.toText(config(shape, plan, directory, port, work)));
+        List<String> jvm = new ArrayList<>();
+        jvm.add("-XX:MaxDirectMemorySize=" + (plan.bufferBytes() + (256L << 20)));
+        for (String option : plan.javaOptions()) { // --relay-java-options, e.g. a JFR recording
+            jvm.add(
+                    option.replace("{relay}", "0")
+                            .replace("{run}", work.getFileName().toString()));
+        }
         List<String> command =
                 BenchJvm.command(
                         plan.heap(),
-                        List.of("-XX:MaxDirectMemorySize=" + (plan.bufferBytes() + (256L << 20))),
+                        jvm,
                         "io.changegrid.relay.RelayMain",
                         List.of("--config", config.toString()));
         Path log = work.resolve("relay.log");
