@@ -40,7 +40,7 @@ final class GoldenGateTransactionAssembler implements TrailReader.Handler {
     private final TransactionWriter writer;
     private final TransactionSink sink;
     private final OperationParser parser;
-    private final XmlTransactionParser xmlParser;
+    private final XmlOperationRecords xml;
     private final OperationRecord record = new OperationRecord();
     private final Map<String, TableBinding> bindings = new HashMap<>();
     private final OperationParser.TableResolver resolver = this::binding;
@@ -72,7 +72,7 @@ final class GoldenGateTransactionAssembler implements TrailReader.Handler {
         this.parser =
                 new OperationParser(
                         config.xidToken(), config.csnToken(), config.transactionIndicator());
-        this.xmlParser = new XmlTransactionParser(config.xidToken(), config.csnToken());
+        this.xml = new XmlOperationRecords(config.xidToken(), config.csnToken());
         this.heartbeatAfterNanos = config.heartbeatInterval().toNanos();
         this.committed = resume;
         this.lastScn = resume == null ? 0 : resume.lastScn();
@@ -189,7 +189,7 @@ final class GoldenGateTransactionAssembler implements TrailReader.Handler {
     private void xmlTransaction(FileTail tail) throws InterruptedException {
         XmlTransactionParser.XmlTransaction transaction;
         try {
-            transaction = xmlParser.parse(tail.buffer(), tail.lineStart(), tail.lineLength());
+            transaction = xml.parse(tail);
         } catch (IllegalArgumentException e) {
             throw failure(tail, e.getMessage(), e);
         }
@@ -206,85 +206,18 @@ final class GoldenGateTransactionAssembler implements TrailReader.Handler {
                             + TrailPosition.text(lastScn),
                     null);
         }
-        record.clear();
-        record.scn = scn;
-        String timestamp = transaction.timestamp();
-        // Databus's form puts a colon between date and time: 2026-11-26:10:00:00.000000.
-        record.opTs =
-                timestamp.length() > 10 && timestamp.charAt(10) == ':'
-                        ? timestamp.substring(0, 10) + " " + timestamp.substring(11)
-                        : timestamp;
-        record.xid = transaction.xid();
-        record.csn = transaction.csn();
+        XmlOperationRecords.begin(transaction, scn, record);
         begin(tail);
         for (XmlTransactionParser.XmlOperation operation : transaction.operations()) {
-            TableBinding binding;
             try {
-                binding = binding(operation.table());
+                XmlOperationRecords.operation(operation, binding(operation.table()), record);
             } catch (IllegalArgumentException e) {
                 throw failure(tail, e.getMessage(), e);
-            }
-            record.table = operation.table();
-            record.binding = binding;
-            record.opType = operation.opType();
-            record.primaryKeys.clear();
-            record.primaryKeys.addAll(operation.key());
-            record.hasPrimaryKeys = true;
-            record.hasBefore = operation.before() != null;
-            record.hasAfter = operation.after() != null;
-            if (binding.captured()) {
-                image(tail, binding, operation.before(), binding.before, binding.beforePresent);
-                image(tail, binding, operation.after(), binding.after, binding.afterPresent);
             }
             apply(tail);
         }
         lastScn = scn;
         publish(new ResumePoint(scn, tail.file().firstScn(), tail.nextOffset()));
-    }
-
-    private void image(
-            FileTail tail,
-            TableBinding binding,
-            Map<String, String> columns,
-            Object[] values,
-            boolean[] present) {
-        java.util.Arrays.fill(values, null);
-        java.util.Arrays.fill(present, false);
-        if (columns == null) {
-            return;
-        }
-        for (Map.Entry<String, String> column : columns.entrySet()) {
-            int index = binding.schema.indexOf(column.getKey());
-            if (index < 0) {
-                throw failure(
-                        tail,
-                        "column not in the table's schema: table="
-                                + binding.schema.qualifiedName()
-                                + ", column="
-                                + column.getKey(),
-                        null);
-            }
-            try {
-                values[index] =
-                        column.getValue() == null
-                                ? null
-                                : JsonCells.fromText(
-                                        column.getValue(), binding.schema.column(index));
-            } catch (RuntimeException e) {
-                throw failure(
-                        tail,
-                        "value the column cannot carry: table="
-                                + binding.schema.qualifiedName()
-                                + ", column="
-                                + column.getKey()
-                                + ", type="
-                                + binding.schema.column(index).type()
-                                + ", problem="
-                                + e.getMessage(),
-                        e);
-            }
-            present[index] = true;
-        }
     }
 
     @Override
