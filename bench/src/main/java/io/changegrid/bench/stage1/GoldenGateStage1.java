@@ -108,9 +108,7 @@ final class GoldenGateStage1 {
         List<String> jvm = new ArrayList<>();
         jvm.add("-XX:MaxDirectMemorySize=" + (plan.bufferBytes() + (256L << 20)));
         for (String option : plan.javaOptions()) { // --relay-java-options, e.g. a JFR recording
-            jvm.add(
-                    option.replace("{relay}", "0")
-                            .replace("{run}", work.getFileName().toString()));
+            jvm.add(option.replace("{relay}", "0").replace("{run}", work.getFileName().toString()));
         }
         List<String> command =
                 BenchJvm.command(
