@@ -44,6 +44,14 @@ public final class Stage1Command implements Callable<Integer> {
     @Mixin WorkloadOptions workload = new WorkloadOptions();
 
     @Option(
+            names = "--source-type",
+            description =
+                    "mysql: the binlog of a MariaDB/MySQL source; goldengate: the load as GoldenGate"
+                            + " for Big Data JSON trail files (the whitepaper's GoldenGate run: use"
+                            + " --tables 2). Default: ${DEFAULT-VALUE}.")
+    String sourceType = "mysql";
+
+    @Option(
             names = "--relays",
             split = ",",
             description = "Relay counts to run, each over the same binlog, e.g. 1,2,3. Default: 1.")
@@ -82,9 +90,22 @@ public final class Stage1Command implements Callable<Integer> {
             problems.check(count >= 1 && count <= 16, "--relays", "each must be 1..16", relays);
         }
         problems.check(repeat >= 1, "--repeat", "must be at least 1", repeat);
+        problems.check(
+                sourceType.equals("mysql") || sourceType.equals("goldengate"),
+                "--source-type",
+                "must be mysql or goldengate",
+                sourceType);
+        problems.check(
+                sourceType.equals("mysql") || (relays.equals(List.of(1)) && policies == null),
+                "--source-type",
+                "goldengate runs one relay without policies",
+                sourceType);
         List<?> policyList =
                 policies == null ? List.of() : PolicyFile.read(policies, "--policies", problems);
         problems.throwIfAny();
+        if (sourceType.equals("goldengate")) {
+            return GoldenGateStage1.run(shape, relayOptions, repeat, results);
+        }
 
         List<ObjectNode> lines = new ArrayList<>();
         try (WorkDirectory work = WorkDirectory.create("stage1");

@@ -42,7 +42,12 @@ class RelaySettingsReferenceTest {
                                 "source.type: logminer",
                                 "Oracle, mined with LogMiner over JDBC; see"
                                         + " [sources/oracle-logminer.md](sources/oracle-logminer.md).",
-                                FetcherProviders.find("logminer").settings());
+                                FetcherProviders.find("logminer").settings())
+                        + ConfigReference.section(
+                                "source.type: goldengate",
+                                "Oracle through GoldenGate for Big Data: the JSON files its File Writer"
+                                        + " handler writes; see [sources/goldengate.md](sources/goldengate.md).",
+                                FetcherProviders.find("goldengate").settings());
         if ("true".equals(System.getenv("CHANGEGRID_WRITE_DOCS"))) {
             Files.writeString(PAGE, generated);
         }
