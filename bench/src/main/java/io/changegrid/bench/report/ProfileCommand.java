@@ -105,6 +105,7 @@ public final class ProfileCommand implements Callable<Integer> {
         map.put("io.changegrid.policy.capture.TransactionWriter", "transaction assembly");
         map.put("io.changegrid.policy", "policies: routing, partitioning");
         map.put("io.changegrid.fetchers.mysql.RowTranscoder", "rows read in place");
+        map.put("io.changegrid.fetchers.mysql.StoredBytes", "rows read in place");
         map.put("io.changegrid.fetchers.mysql.RowConverter", "row conversion");
         map.put("io.changegrid.fetchers.mysql.TemporalCells", "row conversion");
         map.put("io.changegrid.fetchers.mysql.Lossless", "binlog row deserialization (ours)");
