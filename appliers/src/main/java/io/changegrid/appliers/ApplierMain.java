@@ -14,6 +14,7 @@ import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.group.GroupMemberProcess;
 import io.changegrid.consumer.group.config.GroupConfig;
 import io.changegrid.events.schema.TableSchema;
+import io.changegrid.service.RequestedStop;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -147,6 +148,7 @@ public final class ApplierMain implements Callable<Integer> {
                             },
                             "applier-shutdown");
             Runtime.getRuntime().addShutdownHook(shutdown);
+            RequestedStop.install("applier", consumer::stop);
             try {
                 consumer.start();
                 consumer.awaitTermination();

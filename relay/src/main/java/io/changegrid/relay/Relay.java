@@ -315,8 +315,9 @@ public final class Relay implements AutoCloseable {
         buffer.close();
         gcMetrics.close();
         metrics.close();
-        stopped.countDown();
         LOG.info("relay stopped: position={}", fetcher.position());
+        stopped.countDown(); // after the last line: the main thread may exit as soon as it sees
+        // this
     }
 
     private void registerGauges() {

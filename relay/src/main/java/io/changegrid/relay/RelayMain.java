@@ -3,6 +3,7 @@ package io.changegrid.relay;
 import io.changegrid.config.ConfigException;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.state.CorruptPositionFileException;
+import io.changegrid.service.RequestedStop;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,6 +72,7 @@ public final class RelayMain implements Callable<Integer> {
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "relay-shutdown"));
+        RequestedStop.install("relay", relay::close);
         relay.awaitStop();
         return relay.failure() == null ? 0 : 1;
     }

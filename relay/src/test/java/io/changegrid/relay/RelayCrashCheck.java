@@ -84,15 +84,34 @@ final class RelayCrashCheck {
             orders.insert(901, 1200);
             consumer.readUntilRows(1200);
             assertThat(second.isAlive()).as(second.logTail()).isTrue();
+            stopAsRequested(second);
+        }
+        orders.insert(1201, 1300); // committed while the relay is stopped
+
+        try (JavaProcess third = RelayJvm.start(config, log)) {
+            awaitHealthy(client, third);
+            consumer.readUntilRows(1300);
         }
 
         assertThat(consumer.tooOld).as("no 410 after the restart").isZero();
-        assertThat(consumer.rows.keySet()).containsExactlyInAnyOrderElementsOf(range(1, 1200));
+        assertThat(consumer.rows.keySet()).containsExactlyInAnyOrderElementsOf(range(1, 1300));
         assertThat(consumer.rows.values()).as("every row exactly once").containsOnly(1);
         for (int i = 1; i < consumer.transactionScns.size(); i++) {
             assertThat(consumer.transactionScns.get(i))
                     .isGreaterThan(consumer.transactionScns.get(i - 1));
         }
+    }
+
+    /**
+     * Sends SIGTERM, as a service manager does: the relay ends after its final position with exit
+     * status 0 and says so in its last line.
+     */
+    private static void stopAsRequested(JavaProcess relay) throws Exception {
+        relay.process().destroy();
+        assertThat(relay.process().waitFor(60, TimeUnit.SECONDS)).as(relay.logTail()).isTrue();
+        assertThat(relay.process().exitValue()).as(relay.logTail()).isZero();
+        List<String> lines = Files.readAllLines(relay.log());
+        assertThat(lines).last().asString().contains("relay stopped: position=");
     }
 
     private static List<Integer> range(int from, int to) {

@@ -197,6 +197,7 @@ class BarrierCrashIT {
                 assertThat(TableContents.checksum(applied))
                         .isEqualTo(TableContents.checksum(source));
             }
+            ApplierJvm.stopAsRequested(second);
         }
     }
 

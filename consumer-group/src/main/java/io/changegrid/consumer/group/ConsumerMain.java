@@ -12,6 +12,7 @@ import io.changegrid.consumer.group.cli.ClusterCommand;
 import io.changegrid.consumer.group.config.GroupConfig;
 import io.changegrid.consumer.group.config.GroupSettings;
 import io.changegrid.consumer.sink.CallbackLoader;
+import io.changegrid.service.RequestedStop;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -121,6 +122,7 @@ public final class ConsumerMain implements Callable<Integer> {
                         },
                         "consumer-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
+        RequestedStop.install("consumer", consumer::stop);
         try {
             consumer.start();
             consumer.awaitTermination();

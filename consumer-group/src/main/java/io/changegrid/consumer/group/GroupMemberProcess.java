@@ -4,6 +4,7 @@ import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.consumer.group.config.GroupSettings;
+import io.changegrid.service.RequestedStop;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -83,7 +84,9 @@ public final class GroupMemberProcess {
         }
         Thread shutdown = new Thread(member::close, "consumer-group-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
+        RequestedStop.install("consumer group member", member::close);
         member.awaitClose();
+        LOG.info("consumer group member stopped");
         return 0;
     }
 }

@@ -1,6 +1,7 @@
 package io.changegrid.deploy.local;
 
 import io.changegrid.gridkit.server.EmbeddedZooKeeper;
+import io.changegrid.service.RequestedStop;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,17 +38,17 @@ public final class LocalZooKeeperMain implements Callable<Integer> {
         Files.createDirectories(directory);
         CountDownLatch stopped = new CountDownLatch(1);
         EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
-        Runtime.getRuntime()
-                .addShutdownHook(
-                        new Thread(
-                                () -> {
-                                    zooKeeper.close();
-                                    stopped.countDown();
-                                },
-                                "zookeeper-stop"));
+        Runnable stop =
+                () -> {
+                    zooKeeper.close();
+                    stopped.countDown();
+                };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "zookeeper-stop"));
+        RequestedStop.install("zookeeper", stop);
         writeAtomically(directory.resolve(CONNECT_FILE), zooKeeper.connectString());
         System.out.println("ZooKeeper ready: " + zooKeeper.connectString());
         stopped.await();
+        System.out.println("ZooKeeper stopped");
         return 0;
     }
 
