@@ -6,9 +6,11 @@ import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.policy.select.TablePattern;
 import io.changegrid.protocol.RelayRegistration;
 import io.changegrid.protocol.RelaySelection;
+import io.changegrid.protocol.zookeeper.ZooKeeperChroot;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -234,7 +236,10 @@ public final class RelayRegistrar implements AutoCloseable {
                     registration.path(),
                     registration.endpoint(),
                     session.connectString());
-        } catch (KeeperException.ConnectionLossException | KeeperException.NoNodeException e) {
+        } catch (KeeperException.NoNodeException e) {
+            createChroot(); // a fresh ensemble: nothing under the connect string's chroot yet
+            retryLater(attemptRound);
+        } catch (KeeperException.ConnectionLossException e) {
             retryLater(attemptRound);
         } catch (KeeperException.SessionExpiredException e) {
             // The session opens a new one, and registering in it starts another round.
@@ -279,6 +284,22 @@ public final class RelayRegistrar implements AutoCloseable {
                 // relay that had this endpoint before: this relay answers there now.
                 zooKeeper.delete(registration.path(), stat.getVersion());
             }
+        }
+    }
+
+    private void createChroot() {
+        String connectString = session.connectString();
+        try {
+            if (ZooKeeperChroot.create(connectString, session.sessionTimeout())) {
+                LOG.info("ZooKeeper chroot present: {}", ZooKeeperChroot.of(connectString));
+            }
+        } catch (IOException | KeeperException e) {
+            LOG.warn(
+                    "relay cannot create its ZooKeeper chroot, trying again: chroot={}, error={}",
+                    ZooKeeperChroot.of(connectString),
+                    e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing
         }
     }
 

@@ -1,6 +1,7 @@
 package io.changegrid.consumer.group.cluster;
 
 import io.changegrid.consumer.group.config.GroupConfig;
+import io.changegrid.protocol.zookeeper.ZooKeeperChroot;
 import java.util.function.Supplier;
 import org.apache.helix.HelixManager;
 import org.apache.helix.HelixManagerFactory;
@@ -72,6 +73,9 @@ public final class ClusterMember implements AutoCloseable {
             PartitionListener listener)
             throws Exception {
         String cluster = GroupLayout.clusterName(config.group());
+        if (ZooKeeperChroot.create(config.zooKeeper(), config.sessionTimeout())) {
+            LOG.info("ZooKeeper chroot present: {}", ZooKeeperChroot.of(config.zooKeeper()));
+        }
         GroupClusterSetup.ensure(config.zooKeeper(), cluster, config.partitions());
         AbandonedPlacement.withdraw(config.zooKeeper(), cluster, config.partitions());
         LeasedParticipant participant =

@@ -1,0 +1,46 @@
+package io.changegrid.protocol.zookeeper;
+
+import java.io.IOException;
+import java.time.Duration;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * The chroot of a connect string ({@code zk1:2181,zk2:2181/changegrid}), which ZooKeeper does not
+ * create: a client whose chroot is missing gets NoNode for every node it makes, so relays would
+ * never register and a consumer group would never be set up on a fresh ensemble. Relays and group
+ * members create it, as Kafka does its own, over a session without the chroot.
+ */
+public final class ZooKeeperChroot {
+
+    private ZooKeeperChroot() {}
+
+    /** The chroot path of {@code connectString}, or the empty string if it has none. */
+    public static String of(String connectString) {
+        int slash = connectString.indexOf('/');
+        if (slash < 0) {
+            return "";
+        }
+        String chroot = connectString.substring(slash);
+        return chroot.equals("/") ? "" : chroot;
+    }
+
+    /**
+     * Creates the chroot of {@code connectString} and its missing parents as persistent empty
+     * nodes; does nothing if it has none or they exist.
+     *
+     * @return whether the connect string has a chroot
+     * @throws IOException if no server answered within {@code timeout}
+     */
+    public static boolean create(String connectString, Duration timeout)
+            throws IOException, KeeperException, InterruptedException {
+        String chroot = of(connectString);
+        if (chroot.isEmpty()) {
+            return false;
+        }
+        String servers = connectString.substring(0, connectString.indexOf('/'));
+        try (ZooKeeperSession session = ZooKeeperSession.open(servers, timeout)) {
+            session.createPath(chroot);
+        }
+        return true;
+    }
+}
