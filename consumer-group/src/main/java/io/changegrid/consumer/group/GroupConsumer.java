@@ -223,9 +223,9 @@ public final class GroupConsumer implements AutoCloseable {
                 statusEndpoint.close();
             }
             zooKeeper.close();
-            closed.countDown();
             LOG.info(
                     "group member stopped: group={}, instance={}", group.group(), group.instance());
+            closed.countDown(); // after the last line: the process may exit as soon as it sees this
         }
     }
 

@@ -86,7 +86,6 @@ public final class GroupMemberProcess {
         Runtime.getRuntime().addShutdownHook(shutdown);
         RequestedStop.install("consumer group member", member::close);
         member.awaitClose();
-        LOG.info("consumer group member stopped");
         return 0;
     }
 }
