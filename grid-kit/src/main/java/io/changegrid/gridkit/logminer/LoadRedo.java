@@ -39,6 +39,8 @@ public final class LoadRedo {
     private long scn;
     private int transactions;
     private int block;
+    private long rowCount;
+    private long redoChars;
 
     /**
      * @param owner the Oracle owner of the load's tables (e.g. {@code WORKLOAD})
@@ -103,12 +105,38 @@ public final class LoadRedo {
      * @return the number of rows written
      */
     public int write(LogMinerStandIn standIn) throws SQLException {
+        return write(standIn, scn);
+    }
+
+    /**
+     * Writes the rows rendered since the last call, flushed, with the stand-in's current SCN moved
+     * to {@code currentScn} at most: a backlog written ahead keeps the current SCN where it was, so
+     * no fetcher mines it before the caller moves the SCN on.
+     *
+     * @return the number of rows written
+     */
+    public int write(LogMinerStandIn standIn, long currentScn) throws SQLException {
         int count = rows.size();
         if (count > 0) {
-            standIn.append(List.copyOf(rows), List.of(), scn);
+            standIn.append(List.copyOf(rows), List.of(), currentScn);
             rows.clear();
         }
         return count;
+    }
+
+    /** The last SCN rendered. */
+    public long scn() {
+        return scn;
+    }
+
+    /** LogMiner rows rendered so far (CSF pieces counted). */
+    public long rows() {
+        return rowCount;
+    }
+
+    /** Characters of {@code SQL_REDO} rendered so far. */
+    public long redoChars() {
+        return redoChars;
     }
 
     private void insert(String sql, byte[] xid, LocalDateTime commitTime) {
@@ -260,6 +288,8 @@ public final class LoadRedo {
         scn++;
         LocalDateTime timestamp = EPOCH.plusSeconds(scn);
         int pieces = Math.max(1, (sql.length() + PIECE - 1) / PIECE);
+        rowCount += pieces;
+        redoChars += sql.length();
         for (int i = 0; i < pieces; i++) {
             block++;
             rows.add(
