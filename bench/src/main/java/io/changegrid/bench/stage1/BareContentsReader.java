@@ -1,27 +1,25 @@
 package io.changegrid.bench.stage1;
 
+import io.changegrid.fetchers.logminer.mining.ContentsQuery;
+import io.changegrid.fetchers.logminer.mining.MiningStatements;
+import io.changegrid.fetchers.logminer.mining.RedoFlush;
+import io.changegrid.fetchers.logminer.standin.StandInMiningStatements;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Properties;
 
 /**
  * The ceiling of the LogMiner source on the stand-in: the stand-in's PostgreSQL answering the
  * fetcher's {@code v$logmnr_contents} query window after window, every column read through pgjdbc
- * and nothing else done with it (no CSF joining, assembly, parsing or encoding). The same window
- * size, flush, session calls and query text the fetcher uses, with the current SCN already at the
- * end.
+ * and nothing else done with it (no CSF joining, assembly, parsing or encoding). The fetcher's own
+ * pieces run it (its flush, its stand-in session statements, its query text) with its window size
+ * and fetch size, the current SCN already at the end.
  */
 final class BareContentsReader {
-
-    /** The columns and filter of the fetcher's {@code ContentsQuery}, for one owner. */
-    static final String QUERY =
-            "SELECT SCN, SQL_REDO, OPERATION_CODE, \"TIMESTAMP\", XID, CSF, SEG_OWNER, TABLE_NAME,"
-                    + " ROW_ID, \"ROLLBACK\", INFO, SSN, \"THREAD#\", RS_ID FROM V$LOGMNR_CONTENTS"
-                    + " WHERE SCN > ? AND SCN <= ? AND (OPERATION_CODE IN (6, 7, 36) OR"
-                    + " (OPERATION_CODE IN (1, 2, 3, 5, 9, 10, 11, 29, 255) AND SEG_OWNER IN (?)))";
 
     record Result(long rows, long bytes, double seconds, double cpuSeconds) {}
 
@@ -30,6 +28,8 @@ final class BareContentsReader {
     static Result run(LogMinerBacklog backlog, long windowScns, int fetchSize) throws SQLException {
         Properties properties = new Properties();
         properties.setProperty("user", backlog.standIn().user());
+        MiningStatements session = new StandInMiningStatements();
+        String query = new ContentsQuery(List.of(LogMinerBacklog.OWNER)).sql();
         var threads = ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getCurrentThreadCpuTime();
         long start = System.nanoTime();
@@ -37,21 +37,11 @@ final class BareContentsReader {
         long bytes = 0;
         try (Connection connection =
                 DriverManager.getConnection(backlog.standIn().jdbcUrl(), properties)) {
+            session.prepareSession(connection);
             for (long lo = backlog.firstScn() - 1; lo < backlog.lastScn(); lo += windowScns) {
-                long hi = Math.min(backlog.lastScn(), lo + windowScns);
-                // The fetcher's flush before each window (RedoFlush), part of its cost too.
-                try (var flush =
-                        connection.prepareStatement("UPDATE LOG_MINING_FLUSH SET LAST_SCN = ?")) {
-                    flush.setLong(1, hi);
-                    flush.executeUpdate();
-                }
-                try (var session =
-                        connection.prepareStatement("SELECT dbms_logmnr_start_logmnr(?, ?)")) {
-                    session.setLong(1, lo + 1);
-                    session.setLong(2, hi);
-                    session.execute();
-                }
-                try (var statement = connection.prepareStatement(QUERY)) {
+                long hi = Math.min(RedoFlush.flush(connection, backlog.lastScn()), lo + windowScns);
+                session.startSession(connection, lo + 1, hi);
+                try (var statement = connection.prepareStatement(query)) {
                     statement.setFetchSize(fetchSize);
                     statement.setLong(1, lo);
                     statement.setLong(2, hi);
@@ -70,9 +60,8 @@ final class BareContentsReader {
                             }
                         }
                     }
-                }
-                try (var end = connection.prepareStatement("SELECT dbms_logmnr_end_logmnr()")) {
-                    end.execute();
+                } finally {
+                    session.endSession(connection);
                 }
             }
         }

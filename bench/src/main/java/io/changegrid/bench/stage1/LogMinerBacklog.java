@@ -1,5 +1,6 @@
 package io.changegrid.bench.stage1;
 
+import io.changegrid.fetchers.logminer.assembly.TimelineScn;
 import io.changegrid.gridkit.load.LoadDialect;
 import io.changegrid.gridkit.load.LoadGenerator;
 import io.changegrid.gridkit.load.LoadShape;
@@ -81,6 +82,6 @@ record LogMinerBacklog(
 
     /** The relay's last published timeline SCN once it has published the backlog's last commit. */
     long lastCommitTimelineScn() {
-        return lastScn << 16; // TimelineScn.of(lastScn, 0): the last commit is alone at its SCN
+        return TimelineScn.of(lastScn, 0); // the last commit is alone at its SCN
     }
 }

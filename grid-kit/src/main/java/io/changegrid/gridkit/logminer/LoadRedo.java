@@ -18,7 +18,8 @@ import java.util.Map;
  * (START, its row changes, COMMIT), the rows in the order the source logs them (a multi-row INSERT
  * in VALUES order, each upsert of an existing key an UPDATE with the whole old row in its WHERE,
  * {@code DELETE ... WHERE id IN (..)} in key order, as InnoDB deletes by primary key), {@code
- * NOW(6)} the commit's time. The renderer keeps each table's rows to write the old images.
+ * NOW(6)} a time of the renderer's own (each source fills that column with its own clock). The
+ * renderer keeps each table's rows to write the old images.
  *
  * <p>The load's tables, in Oracle's terms: {@link #columns()}. Table names are the load's, upper
  * case, in the owner given.
@@ -223,7 +224,7 @@ public final class LoadRedo {
 
     /**
      * The tuples of a VALUES list: quoted strings ({@code ''} a quote) as {@link String}, numbers
-     * as {@link BigDecimal}, {@code NOW(6)}/{@code now()} as the commit's time.
+     * as {@link BigDecimal}, {@code NOW(6)}/{@code now()} as the transaction's time.
      */
     static List<List<Object>> tuples(String text) {
         List<List<Object>> tuples = new ArrayList<>();
