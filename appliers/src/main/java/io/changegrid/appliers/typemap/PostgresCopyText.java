@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.BitSet;
 
@@ -17,8 +18,9 @@ import java.util.BitSet;
  * Event values as fields of PostgreSQL's {@code COPY ... FROM STDIN} text format, for the columns
  * {@link PostgresTypes} maps: each value in the input syntax of its target type, escaped for COPY
  * (backslash, tab, newline, carriage return; {@code \N} is NULL). The same values and refusals as
- * the statement path's binders: zero dates, NUL characters and sub-microsecond durations stop the
- * applier with {@link ValueNotRepresentableException}.
+ * the statement path's binders: zero dates, NUL characters, sub-microsecond durations and
+ * sub-microsecond timestamps with an offset stop the applier with {@link
+ * ValueNotRepresentableException}.
  *
  * <p>Stateless; appends into the caller's builder, allocating little on the way.
  */
@@ -87,10 +89,12 @@ public final class PostgresCopyText {
             case JSON -> appendEscaped(out, (String) value);
             case BYTES -> appendBytea(out, (byte[]) value);
             case GEOMETRY -> appendBytea(out, Values.geometryBytes((Geometry) value));
-            case TIMESTAMP_TZ ->
-                    throw new IllegalStateException(
-                            "TIMESTAMP_TZ has no PostgreSQL column and is refused at start: column="
-                                    + name);
+            case TIMESTAMP_TZ -> {
+                // timestamptz: the instant, written in UTC; the statement path binds the same
+                OffsetDateTime exact = Values.exactMicros((OffsetDateTime) value, "column=" + name);
+                appendDateTime(out, LocalDateTime.ofInstant(exact.toInstant(), ZoneOffset.UTC));
+                out.append("+00");
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import java.math.BigInteger;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.BitSet;
 
@@ -18,8 +19,9 @@ import java.util.BitSet;
  * {@code numeric(20,0)}, DECIMAL keeps precision and scale, TIME (signed, up to 838 hours) is
  * {@code interval}, DATETIME is {@code timestamp}, TIMESTAMP {@code timestamptz}, strings keep
  * their length, JSON is {@code json} (text kept as written), GEOMETRY is {@code bytea} holding
- * MySQL's stored form (SRID, then WKB). TIMESTAMP_TZ is refused: {@code timestamptz} drops the
- * offset.
+ * MySQL's stored form (SRID, then WKB). TIMESTAMP_TZ (Oracle's TIMESTAMP WITH TIME ZONE) is {@code
+ * timestamptz}: the instant is kept exactly to the microsecond (finer parts are refused, never
+ * rounded); the offset is not, since no PostgreSQL column type keeps one.
  *
  * <p>Values PostgreSQL cannot hold (zero dates and timestamps, NUL characters in text) stop the
  * applier with {@link ValueNotRepresentableException}.
@@ -33,12 +35,7 @@ public final class PostgresTypes implements TypeMapper {
 
     @Override
     public String refusal(Column column) {
-        return switch (column.type()) {
-            case TIMESTAMP_TZ ->
-                    "PostgreSQL's timestamptz keeps the instant but not the offset; no column type keeps"
-                            + " both";
-            default -> "no PostgreSQL type";
-        };
+        return "no PostgreSQL type";
     }
 
     @Override
@@ -145,7 +142,17 @@ public final class PostgresTypes implements TypeMapper {
                                 }
                                 s.setObject(i, instant.atOffset(ZoneOffset.UTC));
                             });
-            case TIMESTAMP_TZ -> null;
+            case TIMESTAMP_TZ ->
+                    new TargetColumn(
+                            column,
+                            "timestamptz(6)",
+                            "?",
+                            Types.TIMESTAMP_WITH_TIMEZONE,
+                            (s, i, v) ->
+                                    s.setObject(
+                                            i,
+                                            Values.exactMicros(
+                                                    (OffsetDateTime) v, "column=" + name)));
             case STRING ->
                     new TargetColumn(
                             column,

@@ -74,6 +74,21 @@ final class Values {
         return nanos / 1000;
     }
 
+    /**
+     * A timestamp with an offset that PostgreSQL's {@code timestamptz} holds exactly: whole
+     * microseconds (Oracle's TIMESTAMP(9) WITH TIME ZONE may carry nanoseconds; rounding them would
+     * change the value).
+     *
+     * @throws ValueNotRepresentableException for sub-microsecond parts
+     */
+    static java.time.OffsetDateTime exactMicros(java.time.OffsetDateTime value, String where) {
+        if (value.getNano() % 1000 != 0) {
+            throw new ValueNotRepresentableException(
+                    where + " (finer than microseconds: timestamptz keeps microseconds)", value);
+        }
+        return value;
+    }
+
     /** {@code [-]HHH:MM:SS.ffffff}, MySQL's TIME text. */
     static String timeText(Duration duration) {
         long nanos = duration.toNanos();

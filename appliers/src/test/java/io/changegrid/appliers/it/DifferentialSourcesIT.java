@@ -3,8 +3,6 @@ package io.changegrid.appliers.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.consumer.Consumer;
-import io.changegrid.consumer.api.CallbackResult;
-import io.changegrid.consumer.checkpoint.FileCheckpointStore;
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.gridkit.load.LoadDialect;
 import io.changegrid.gridkit.load.LoadGenerator;
@@ -18,8 +16,6 @@ import io.changegrid.testkit.PostgresServerExtension;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
@@ -95,8 +91,8 @@ class DifferentialSourcesIT {
                     postgresConsumer,
                     () -> fromPostgres.size() >= expected,
                     Duration.ofSeconds(60));
-            List<List<String>> mariaDbStream = transactions(fromMariaDb);
-            List<List<String>> postgresStream = transactions(fromPostgres);
+            List<List<String>> mariaDbStream = RowStreams.transactions(fromMariaDb, "updated");
+            List<List<String>> postgresStream = RowStreams.transactions(fromPostgres, "updated");
             assertThat(mariaDbStream).hasSize((int) mariaDbResult.transactions());
             for (int t = 0; t < mariaDbStream.size(); t++) {
                 assertThat(postgresStream.get(t))
@@ -108,65 +104,6 @@ class DifferentialSourcesIT {
     }
 
     private Consumer collect(Relay relay, String name, List<ChangeEvent> events) throws Exception {
-        return Pipeline.consume(
-                relay,
-                NAMESPACE,
-                event -> {
-                    if (event.operation().isRowChange()) {
-                        events.add(event.toChangeEvent());
-                    }
-                    return CallbackResult.SUCCESS;
-                },
-                new FileCheckpointStore(work.resolve("checkpoint-" + name)),
-                100);
-    }
-
-    /** The stream as transactions (by SCN, in order), each a list of its row changes as text. */
-    private static List<List<String>> transactions(List<ChangeEvent> events) {
-        List<List<String>> transactions = new ArrayList<>();
-        long scn = Long.MIN_VALUE;
-        for (ChangeEvent event : events) {
-            if (event.scn() != scn) {
-                transactions.add(new ArrayList<>());
-                scn = event.scn();
-            }
-            transactions.get(transactions.size() - 1).add(text(event));
-        }
-        return transactions;
-    }
-
-    /** Operation, table and both images by column name, without the commit-time column. */
-    private static String text(ChangeEvent event) {
-        var schema = event.schema();
-        int skipped = schema.indexOf("updated");
-        return event.operation()
-                + " "
-                + schema.database()
-                + "."
-                + schema.table()
-                + " before="
-                + image(event.before(), schema, skipped)
-                + " after="
-                + image(event.after(), schema, skipped);
-    }
-
-    private static String image(
-            Object[] row, io.changegrid.events.schema.TableSchema schema, int skipped) {
-        if (row == null) {
-            return "null";
-        }
-        List<String> values = new ArrayList<>();
-        for (int i = 0; i < row.length; i++) {
-            if (i != skipped) {
-                Object value = row[i];
-                values.add(
-                        schema.column(i).name()
-                                + "="
-                                + (value instanceof byte[] bytes
-                                        ? Arrays.toString(bytes)
-                                        : String.valueOf(value)));
-            }
-        }
-        return String.join(", ", values);
+        return RowStreams.collect(relay, NAMESPACE, work.resolve("checkpoint-" + name), events);
     }
 }

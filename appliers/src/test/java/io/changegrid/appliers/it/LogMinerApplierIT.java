@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * grid-kit's stand-in while the workload writes, a consumer, and the JDBC applier into a PostgreSQL
  * target. The workload's expected rows are loaded into a table of the applier's own definition, and
  * both tables' checksums are taken by PostgreSQL from its text output, so the comparison is of the
- * stored values. The TIMESTAMP WITH TIME ZONE column is left out: the PostgreSQL applier refuses
- * TIMESTAMP_TZ (timestamptz drops the offset).
+ * stored values. The TIMESTAMP WITH TIME ZONE column is declared with microseconds here ({@code
+ * TIMESTAMP(6) WITH TIME ZONE}): the applier writes TIMESTAMP_TZ as {@code timestamptz(6)}, the
+ * instant exact, and refuses finer values rather than round them.
  */
 class LogMinerApplierIT {
 
@@ -47,7 +48,17 @@ class LogMinerApplierIT {
     void shouldEndWithEqualTableChecksumsWhenAppliedIntoPostgres() throws Exception {
         List<StandInColumn> items =
                 LogMinerWorkload.itemsColumns().stream()
-                        .filter(c -> !c.name().equals("SEEN"))
+                        .map(
+                                c ->
+                                        c.name().equals("SEEN")
+                                                ? new StandInColumn(
+                                                        "SEEN",
+                                                        "TIMESTAMP(6) WITH TIME ZONE",
+                                                        13,
+                                                        null,
+                                                        6,
+                                                        true)
+                                                : c)
                         .toList();
         LogMinerStandIn standIn = LogMinerStandIn.create(ORACLE_STAND_IN.server(), "oracle");
         LogMinerWorkload.define(standIn, items);

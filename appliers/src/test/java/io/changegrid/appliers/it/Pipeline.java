@@ -5,6 +5,7 @@ import io.changegrid.consumer.ConsumerState;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.config.Subscription;
+import io.changegrid.gridkit.logminer.LogMinerStandIn;
 import io.changegrid.gridkit.server.MariaDbServer;
 import io.changegrid.gridkit.server.PostgresServer;
 import io.changegrid.relay.Relay;
@@ -19,7 +20,10 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
 
-/** A real relay in-process on a private mariadbd, and consumers of it, as in deploy's tests. */
+/**
+ * A real relay in-process on a private mariadbd (or PostgreSQL, or the LogMiner stand-in), and
+ * consumers of it, as in deploy's tests.
+ */
 final class Pipeline {
 
     private Pipeline() {}
@@ -79,6 +83,26 @@ final class Pipeline {
                 .atMost(Duration.ofSeconds(20))
                 .until(() -> relay.buffer().newestScn() >= 0);
         return relay;
+    }
+
+    /**
+     * A relay with {@code source.type: logminer} mining grid-kit's LogMiner stand-in (dialect
+     * {@code postgresql-stand-in}) from its current SCN.
+     */
+    static Relay startLogMinerRelay(LogMinerStandIn standIn, Path stateDirectory) throws Exception {
+        Map<String, String> settings =
+                Map.ofEntries(
+                        Map.entry("source.type", "logminer"),
+                        Map.entry("source.url", standIn.jdbcUrl()),
+                        Map.entry("source.user", standIn.user()),
+                        Map.entry("source.dialect", "postgresql-stand-in"),
+                        Map.entry("source.pollInterval", "20ms"),
+                        Map.entry("source.heartbeatInterval", "200ms"),
+                        Map.entry("buffer.capacity", "64MiB"),
+                        Map.entry("buffer.segmentSize", "8MiB"),
+                        Map.entry("state.directory", stateDirectory.toString()),
+                        Map.entry("http.port", "0"));
+        return Relay.start(RelaySettings.load(Map.of(), settings));
     }
 
     static String url(Relay relay) {

@@ -42,14 +42,15 @@ class TableCatalogTypesTest {
                                 "shipments",
                                 Column.of("sent_at", ValueType.TIMESTAMP_TZ),
                                 Column.of("due_at", ValueType.TIMESTAMP_TZ)));
-        for (String url : List.of("jdbc:postgresql:", "jdbc:mariadb:")) {
-            assertThatThrownBy(() -> catalog(url).checkTypes(tables))
-                    .isInstanceOf(UnmappableTypeException.class)
-                    .hasMessageContaining("table=shop.orders, column=placed_at, type=TIMESTAMP_TZ")
-                    .hasMessageContaining("table=shop.shipments, column=sent_at")
-                    .hasMessageContaining("column=due_at")
-                    .hasMessageNotContaining("customers");
-        }
+        // MariaDB: no MySQL type keeps an offset (PostgreSQL takes TIMESTAMP_TZ as timestamptz)
+        assertThatThrownBy(() -> catalog("jdbc:mariadb:").checkTypes(tables))
+                .isInstanceOf(UnmappableTypeException.class)
+                .hasMessageContaining("table=shop.orders, column=placed_at, type=TIMESTAMP_TZ")
+                .hasMessageContaining("table=shop.shipments, column=sent_at")
+                .hasMessageContaining("column=due_at")
+                .hasMessageNotContaining("customers");
+        assertThatCode(() -> catalog("jdbc:postgresql:").checkTypes(tables))
+                .doesNotThrowAnyException();
     }
 
     @Test

@@ -9,6 +9,8 @@ import io.changegrid.events.value.ValueType;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class PostgresCopyTextTest {
@@ -59,5 +61,23 @@ class PostgresCopyTextTest {
         // Only a MySQL/MariaDB TIMESTAMP column has no valid value at epoch second 0.
         assertThat(text(ValueType.TIMESTAMP, "timestamp with time zone", Instant.EPOCH))
                 .isEqualTo("1970-01-01 00:00:00.000000+00");
+    }
+
+    @Test
+    void shouldWriteTheInstantInUtcWhenATimestampHasAnOffset() {
+        var seen =
+                OffsetDateTime.of(
+                        2026, 3, 29, 1, 30, 0, 123_456_000, ZoneOffset.ofHoursMinutes(-5, -30));
+        assertThat(text(ValueType.TIMESTAMP_TZ, "TIMESTAMP(6) WITH TIME ZONE", seen))
+                .isEqualTo("2026-03-29 07:00:00.123456+00");
+    }
+
+    @Test
+    void shouldRefuseWhenATimestampWithAnOffsetHasNanoseconds() {
+        var seen = OffsetDateTime.of(2026, 1, 1, 23, 0, 0, 1, ZoneOffset.ofHours(14));
+        assertThatThrownBy(() -> text(ValueType.TIMESTAMP_TZ, "TIMESTAMP(9) WITH TIME ZONE", seen))
+                .isInstanceOf(ValueNotRepresentableException.class)
+                .hasMessageContaining("column=c")
+                .hasMessageContaining("finer than microseconds");
     }
 }

@@ -193,7 +193,7 @@ final class GoldenGateStage1 {
     }
 
     /** The status's {@code fetch} object, or null while the relay does not answer. */
-    private static JsonNode fetch(HttpClient http, String url) throws InterruptedException {
+    static JsonNode fetch(HttpClient http, String url) throws InterruptedException {
         try {
             HttpResponse<String> response =
                     http.send(
@@ -209,7 +209,7 @@ final class GoldenGateStage1 {
         }
     }
 
-    private static void check(Process process, Path log) {
+    static void check(Process process, Path log) {
         if (!process.isAlive()) {
             throw new IllegalStateException(
                     "relay exited: code=" + process.exitValue() + ", log=" + log);

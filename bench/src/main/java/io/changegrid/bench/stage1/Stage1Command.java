@@ -48,7 +48,8 @@ public final class Stage1Command implements Callable<Integer> {
             description =
                     "mysql: the binlog of a MariaDB/MySQL source; goldengate: the load as GoldenGate"
                             + " for Big Data JSON trail files (the whitepaper's GoldenGate run: use"
-                            + " --tables 2). Default: ${DEFAULT-VALUE}.")
+                            + " --tables 2); logminer: the load as Oracle LogMiner rows on the"
+                            + " PostgreSQL stand-in (not Oracle). Default: ${DEFAULT-VALUE}.")
     String sourceType = "mysql";
 
     @Option(
@@ -91,20 +92,23 @@ public final class Stage1Command implements Callable<Integer> {
         }
         problems.check(repeat >= 1, "--repeat", "must be at least 1", repeat);
         problems.check(
-                sourceType.equals("mysql") || sourceType.equals("goldengate"),
+                List.of("mysql", "goldengate", "logminer").contains(sourceType),
                 "--source-type",
-                "must be mysql or goldengate",
+                "must be mysql, goldengate or logminer",
                 sourceType);
         problems.check(
                 sourceType.equals("mysql") || (relays.equals(List.of(1)) && policies == null),
                 "--source-type",
-                "goldengate runs one relay without policies",
+                "goldengate and logminer run one relay without policies",
                 sourceType);
         List<?> policyList =
                 policies == null ? List.of() : PolicyFile.read(policies, "--policies", problems);
         problems.throwIfAny();
         if (sourceType.equals("goldengate")) {
             return GoldenGateStage1.run(shape, relayOptions, repeat, results);
+        }
+        if (sourceType.equals("logminer")) {
+            return LogMinerStage1.run(shape, relayOptions, repeat, results);
         }
 
         List<ObjectNode> lines = new ArrayList<>();

@@ -4,9 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -113,6 +115,27 @@ public final class LoadGenerator {
                 perSecond,
                 new GeneratedTransactions(
                         connection, new TransactionGenerator(tables, shape), shape));
+    }
+
+    /**
+     * Hands the load's transactions, in order, to {@code transaction} without a database: each as
+     * the SQL statements {@link #run} executes for it (the source's dialect; {@code NOW(6)} or
+     * {@code now()} for the commit time). The same transactions as {@link #run} for the same shape,
+     * so a renderer of the load into another source's log (the LogMiner stand-in) gives that source
+     * the very workload this one ran.
+     */
+    public void forEachTransaction(Consumer<List<String>> transaction) {
+        TransactionGenerator generator = new TransactionGenerator(tables, shape);
+        for (long done = 0; done < shape.records(); ) {
+            int size = GeneratedTransactions.size(shape, done);
+            transaction.accept(generator.next(size).statements());
+            done += size;
+        }
+    }
+
+    /** The tables the load writes. */
+    public WorkloadTables tables() {
+        return tables;
     }
 
     private void generate(BlockingQueue<GeneratedTransaction> queue) throws InterruptedException {

@@ -19,6 +19,10 @@ import java.util.List;
  *       {@code CURRENT_SCN}), {@code session_privs}, {@code session_roles}, {@code all_log_groups},
  *       {@code all_tables}, {@code all_tab_columns}, {@code all_constraints}, {@code
  *       all_cons_columns};
+ *   <li>a log buffer: rows {@link #appendUnflushed appended unflushed} stay out of the view until a
+ *       flush, which a committed {@code UPDATE log_mining_flush SET last_scn = ?} (the fetcher's
+ *       flush table, as on Oracle) or an {@link #append} makes; the session start refuses an end
+ *       above the flushed SCN, where Oracle would silently return a window short of those rows;
  *   <li>the stand-ins of the two PL/SQL calls, {@code dbms_logmnr_start_logmnr(start, end)} (which
  *       refuses an end above the current SCN, as Oracle's ORA-01281) and {@code
  *       dbms_logmnr_end_logmnr()}, called by the fetcher's {@code StandInMiningStatements}: those
@@ -43,6 +47,25 @@ public final class LogMinerStandIn {
                             + " status numeric NOT NULL DEFAULT 0, info varchar(32), ssn numeric NOT NULL,"
                             + " \"THREAD#\" numeric NOT NULL, rs_id varchar(32))",
                     "CREATE INDEX logmnr_redo_scn ON logmnr_redo (scn, seq)",
+                    // The log buffer: rows generated but not yet written by LGWR. Same sequence as
+                    // logmnr_redo, so a flushed row keeps its place in redo order.
+                    "CREATE TABLE logmnr_buffer (LIKE logmnr_redo INCLUDING DEFAULTS)",
+                    "CREATE TABLE logmnr_flushed (scn numeric NOT NULL)",
+                    "INSERT INTO logmnr_flushed VALUES (0)",
+                    "CREATE FUNCTION logmnr_flush(upto numeric) RETURNS void LANGUAGE plpgsql AS $$ BEGIN"
+                            + " PERFORM pg_advisory_xact_lock(1806);"
+                            + " WITH moved AS (DELETE FROM logmnr_buffer RETURNING *)"
+                            + " INSERT INTO logmnr_redo SELECT * FROM moved ORDER BY seq;"
+                            + " UPDATE logmnr_flushed SET scn = GREATEST(scn,"
+                            + " LEAST(upto, (SELECT current_scn FROM v$database))); END $$",
+                    // The fetcher's flush table: its committed UPDATE writes the log buffer out,
+                    // as a commit makes Oracle's LGWR write all redo generated before it.
+                    "CREATE TABLE log_mining_flush (last_scn numeric)",
+                    "INSERT INTO log_mining_flush VALUES (0)",
+                    "CREATE FUNCTION log_mining_flushed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                            + " PERFORM logmnr_flush(NEW.last_scn); RETURN NEW; END $$",
+                    "CREATE TRIGGER log_mining_flush_commit AFTER UPDATE ON log_mining_flush"
+                            + " FOR EACH ROW EXECUTE FUNCTION log_mining_flushed()",
                     "CREATE TABLE v$database (log_mode varchar(12), supplemental_log_data_min varchar(8),"
                             + " supplemental_log_data_all varchar(3), current_scn numeric NOT NULL)",
                     "INSERT INTO v$database VALUES ('ARCHIVELOG', 'YES', 'NO', 0)",
@@ -55,6 +78,10 @@ public final class LogMinerStandIn {
                             + " LANGUAGE plpgsql AS $$ BEGIN"
                             + " IF endscn > (SELECT current_scn FROM v$database) THEN RAISE EXCEPTION"
                             + " 'ORA-01281: SCN range specified is invalid: endscn=%', endscn; END IF;"
+                            + " IF endscn > (SELECT scn FROM logmnr_flushed) THEN RAISE EXCEPTION"
+                            + " 'stand-in: ENDSCN % is beyond the redo flushed (SCN %); on Oracle the"
+                            + " window would silently lack the rows still in the log buffer', endscn,"
+                            + " (SELECT scn FROM logmnr_flushed); END IF;"
                             + " PERFORM set_config('logmnr.startscn', startscn::text, false);"
                             + " PERFORM set_config('logmnr.endscn', endscn::text, false); END $$",
                     "CREATE FUNCTION dbms_logmnr_end_logmnr() RETURNS void LANGUAGE plpgsql AS $$ BEGIN"
@@ -201,9 +228,25 @@ public final class LogMinerStandIn {
 
     /**
      * Stores rows and dictionary changes and moves the current SCN to {@code currentScn}, in one
-     * transaction: a fetcher sees all of them or none.
+     * transaction, with the redo flushed (as any commit on Oracle does): a fetcher sees all of them
+     * or none.
      */
     public void append(List<RedoRow> rows, List<AddedColumn> added, long currentScn)
+            throws SQLException {
+        append(rows, added, currentScn, true);
+    }
+
+    /**
+     * Stores rows in the log buffer and moves the current SCN to {@code currentScn}, without
+     * flushing: the rows of an open transaction Oracle has generated but LGWR has not written yet.
+     * {@code v$logmnr_contents} shows them only after a flush ({@link #append}, or a committed
+     * {@code UPDATE log_mining_flush}), and a session may not end above the flushed SCN.
+     */
+    public void appendUnflushed(List<RedoRow> rows, long currentScn) throws SQLException {
+        append(rows, List.of(), currentScn, false);
+    }
+
+    private void append(List<RedoRow> rows, List<AddedColumn> added, long currentScn, boolean flush)
             throws SQLException {
         try (Connection connection = server.connect(database)) {
             connection.setAutoCommit(false);
@@ -217,7 +260,7 @@ public final class LogMinerStandIn {
             }
             try (var statement =
                     connection.prepareStatement(
-                            "INSERT INTO logmnr_redo (scn, sql_redo, operation_code, operation, \"TIMESTAMP\","
+                            "INSERT INTO logmnr_buffer (scn, sql_redo, operation_code, operation, \"TIMESTAMP\","
                                     + " xid, csf, seg_owner, table_name, row_id, \"ROLLBACK\", ssn, \"THREAD#\", rs_id)"
                                     + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (RedoRow row : rows) {
@@ -244,6 +287,12 @@ public final class LogMinerStandIn {
                             "UPDATE v$database SET current_scn = GREATEST(current_scn, ?)")) {
                 statement.setLong(1, currentScn);
                 statement.execute();
+            }
+            if (flush) {
+                try (var statement = connection.prepareStatement("SELECT logmnr_flush(?)")) {
+                    statement.setLong(1, currentScn);
+                    statement.execute();
+                }
             }
             connection.commit();
         }

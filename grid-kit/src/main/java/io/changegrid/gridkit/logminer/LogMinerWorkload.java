@@ -1,12 +1,8 @@
 package io.changegrid.gridkit.logminer;
 
-import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -78,6 +74,7 @@ public final class LogMinerWorkload {
     private static final LocalDateTime EPOCH = LocalDateTime.of(2026, 11, 26, 0, 0);
 
     private final Random random;
+    private final ItemValues itemValues;
     private final Options options;
     private final List<StandInColumn> columns;
     private final Map<Long, Map<String, Object>> committedRows = new LinkedHashMap<>();
@@ -124,6 +121,7 @@ public final class LogMinerWorkload {
     public LogMinerWorkload(long seed, long firstScn, Options options, List<StandInColumn> items) {
         this.columns = new ArrayList<>(items);
         this.random = new Random(seed);
+        this.itemValues = new ItemValues(random, options.longValueRate());
         this.options = options;
         this.scn = firstScn;
     }
@@ -342,7 +340,7 @@ public final class LogMinerWorkload {
         int kind = random.nextInt(10);
         if (kind < 5 || committedRows.isEmpty()) {
             long id = nextId++;
-            Map<String, Object> row = values(id);
+            Map<String, Object> row = itemValues.row(id, columns, ddlDone);
             transaction.overlay.put(id, row);
             locks.put(id, hex(transaction.xid));
             return new Change(id, null, row);
@@ -371,7 +369,7 @@ public final class LogMinerWorkload {
             locks.put(id, hex(transaction.xid));
             if (kind < 8) {
                 Map<String, Object> next = new LinkedHashMap<>(current);
-                Map<String, Object> fresh = values(id);
+                Map<String, Object> fresh = itemValues.row(id, columns, ddlDone);
                 for (int i = 0; i < 3; i++) {
                     String column = columns.get(1 + random.nextInt(columns.size() - 1)).name();
                     if (fresh.get(column) == null) {
@@ -517,106 +515,6 @@ public final class LogMinerWorkload {
     }
 
     /** Fresh values for a row, edge values among them. */
-    private Map<String, Object> values(long id) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("ID", id);
-        put(
-                row,
-                "NAME",
-                pick(
-                        "plain",
-                        "O'Brien's",
-                        "",
-                        "multi\nline\r\nvalue",
-                        "semi; colon = 'x' and \"q\"",
-                        "a || b"));
-        put(row, "NNAME", pick("ascii", "Привет", "café 😀", "日本語", "\\backslash"));
-        put(
-                row,
-                "PRICE",
-                pick(
-                        new BigDecimal("0.50"),
-                        new BigDecimal("-0.01"),
-                        new BigDecimal("9999999999.99"),
-                        new BigDecimal("12.30"),
-                        BigDecimal.ZERO.setScale(2)));
-        put(row, "QTY", pick(0L, -1L, 999_999_999_999_999_999L, -999_999_999_999_999_999L, 42L));
-        put(
-                row,
-                "RATIO",
-                pick(
-                        0.1,
-                        -0.0,
-                        1.0E308,
-                        4.9E-324,
-                        Double.NaN,
-                        Double.POSITIVE_INFINITY,
-                        Double.NEGATIVE_INFINITY));
-        put(
-                row,
-                "CREATED",
-                pick(
-                        LocalDateTime.of(2026, 11, 26, 7, 5, 9),
-                        LocalDateTime.of(-4711, 1, 1, 0, 0),
-                        LocalDateTime.of(9999, 12, 31, 23, 59, 59),
-                        LocalDateTime.of(2000, 2, 29, 12, 0)));
-        put(
-                row,
-                "UPDATED",
-                pick(
-                        LocalDateTime.of(2026, 11, 26, 7, 5, 9, 123_456_000),
-                        LocalDateTime.of(1970, 1, 1, 0, 0),
-                        LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000)));
-        put(
-                row,
-                "SEEN",
-                pick(
-                        OffsetDateTime.of(
-                                2026,
-                                3,
-                                29,
-                                1,
-                                30,
-                                0,
-                                123_456_789,
-                                ZoneOffset.ofHoursMinutes(-5, -30)),
-                        OffsetDateTime.of(2026, 11, 26, 0, 0, 0, 0, ZoneOffset.UTC),
-                        OffsetDateTime.of(2026, 1, 1, 23, 0, 0, 1, ZoneOffset.ofHours(14))));
-        put(
-                row,
-                "TAG",
-                pick(new byte[] {0, (byte) 0xFF, 0x7F, (byte) 0x80}, new byte[16], new byte[] {1}));
-        put(
-                row,
-                "WAIT",
-                pick(
-                        Duration.ofDays(3).plusHours(4).plusMillis(700),
-                        Duration.ofSeconds(-1).minusNanos(500_000_000),
-                        Duration.ZERO));
-        put(
-                row,
-                "NOTE",
-                random.nextDouble() < options.longValueRate()
-                        ? "n".repeat(3000 + random.nextInt(990))
-                        : pick("short", "x'y", null));
-        row.keySet().removeIf(name -> columns.stream().noneMatch(c -> c.name().equals(name)));
-        if (ddlDone) {
-            put(row, "EXTRA", pick("extra", null));
-        }
-        return row;
-    }
-
-    private Object pick(Object... choices) {
-        // NULL in one of six, any column but the key
-        return random.nextInt(6) == 0 ? null : choices[random.nextInt(choices.length)];
-    }
-
-    private static void put(Map<String, Object> row, String column, Object value) {
-        if (value != null) {
-            row.put(column, value);
-        }
-    }
-
     private static String hex(byte[] xid) {
         return java.util.HexFormat.of().withUpperCase().formatHex(xid);
     }

@@ -9,6 +9,7 @@ import io.changegrid.fetchers.logminer.assembly.TransactionAssembler;
 import io.changegrid.fetchers.logminer.failure.FetchFailedException;
 import io.changegrid.fetchers.logminer.mining.ContentsQuery;
 import io.changegrid.fetchers.logminer.mining.MiningStatements;
+import io.changegrid.fetchers.logminer.mining.RedoFlush;
 import io.changegrid.fetchers.logminer.mining.SourceChecks;
 import io.changegrid.fetchers.logminer.schema.OracleCatalog;
 import io.changegrid.policy.capture.CaptureRouter;
@@ -26,12 +27,12 @@ import org.slf4j.LoggerFactory;
  * Mines an Oracle database with LogMiner, window after window, and hands whole transactions to a
  * sink: the control loop of a LogMiner fetcher.
  *
- * <p>Each turn reads the current SCN, mines {@code (last mined, min(current, last + window max)]}
- * in one LogMiner session (started and ended through the {@link MiningStatements} seam) with one
- * {@code V$LOGMNR_CONTENTS} query ({@link ContentsQuery}), and feeds the rows to the {@link
- * TransactionAssembler}. A lost connection is retried with exponential backoff from the last
- * position handed to the sink; what retrying cannot fix stops {@link #run} with a {@link
- * FetchFailedException}.
+ * <p>Each turn reads the current SCN, has the redo up to it written out ({@link RedoFlush}), mines
+ * {@code (last mined, min(current, last + window max)]} in one LogMiner session (started and ended
+ * through the {@link MiningStatements} seam) with one {@code V$LOGMNR_CONTENTS} query ({@link
+ * ContentsQuery}), and feeds the rows to the {@link TransactionAssembler}. A lost connection is
+ * retried with exponential backoff from the last position handed to the sink; what retrying cannot
+ * fix stops {@link #run} with a {@link FetchFailedException}.
  *
  * <p>Threading: {@link #run} blocks the calling thread (the relay's fetcher thread), which mines,
  * parses, assembles and hands to the sink; {@link #stop} and the getters may be called from any
@@ -187,7 +188,9 @@ public final class LogMinerFetcher implements Fetcher {
             assembler.endOfWindow(lo); // heartbeats only: nothing was read
             return false;
         }
-        long hi = Math.min(current, lo + config.windowMaxScns());
+        // Never past the redo written out: rows still in the log buffer would be missed for good.
+        long flushed = RedoFlush.flush(connection, current);
+        long hi = Math.min(flushed, lo + config.windowMaxScns());
         statements.startSession(connection, lo + 1, hi);
         try {
             query.read(connection, lo, hi, config.fetchSize(), assembler::row);

@@ -27,8 +27,9 @@ public final class LogMinerSettings {
             ConfigKey.required(
                     "source.user",
                     ValueKind.STRING,
-                    "User with LOGMINING, SELECT ANY TRANSACTION, SELECT_CATALOG_ROLE and EXECUTE_CATALOG_ROLE"
-                            + " (see docs/sources/oracle-logminer.md).");
+                    "User with LOGMINING, SELECT ANY TRANSACTION, SELECT_CATALOG_ROLE and EXECUTE_CATALOG_ROLE,"
+                            + " owning the one-row flush table LOG_MINING_FLUSH (see"
+                            + " docs/sources/oracle-logminer.md).");
     public static final ConfigKey<String> PASSWORD =
             ConfigKey.of("source.password", ValueKind.STRING, "", "That user's password.")
                     .asSecret();

@@ -24,6 +24,7 @@ final class OpenTransaction {
     private final String xid;
     private final long startScn;
     private final List<Entry> entries = new ArrayList<>();
+    private String locatedLob;
 
     OpenTransaction(String xid, long startScn) {
         this.xid = xid;
@@ -36,6 +37,15 @@ final class OpenTransaction {
 
     long startScn() {
         return startScn;
+    }
+
+    /** The column of the LOB the transaction's last {@code SELECT_LOB_LOCATOR} located, or null. */
+    String locatedLob() {
+        return locatedLob;
+    }
+
+    void locatedLob(String column) {
+        locatedLob = column;
     }
 
     List<Entry> entries() {

@@ -13,6 +13,8 @@ public final class OperationCode {
     public static final int COMMIT = 7;
     public static final int SELECT_LOB_LOCATOR = 9;
     public static final int LOB_WRITE = 10;
+    public static final int LOB_TRIM = 11;
+    public static final int LOB_ERASE = 29;
     public static final int ROLLBACK = 36;
     public static final int UNSUPPORTED = 255;
 

@@ -290,30 +290,35 @@ public final class TransactionAssembler {
 
     /**
      * A LOB operation or an unsupported one on a captured table: its transaction cannot be
-     * published.
+     * published, and is refused at its commit naming the table (and, for a LOB, the column).
      */
     private void refuse(ContentsRow row) {
         if (row.owner() == null || !bindings.containsKey(qualified(row.owner(), row.table()))) {
             return;
         }
         OpenTransaction transaction = open.get(row.xid());
-        if (transaction != null) {
-            transaction.add(
-                    new OpenTransaction.Entry(
-                            row.scn(),
-                            row.rowId(),
-                            row.sqlRedo(),
-                            null,
-                            null,
-                            "LogMiner operation the fetcher cannot carry: operationCode="
-                                    + row.operationCode()
-                                    + ", table="
-                                    + row.owner()
-                                    + "."
-                                    + row.table()
-                                    + ", info="
-                                    + row.info()));
+        if (transaction == null) {
+            return; // begun before mining did, as dml() skips its rows
         }
+        String table = qualified(row.owner(), row.table());
+        String refusal;
+        if (LobOperations.isLob(row.operationCode())) {
+            if (row.operationCode() == OperationCode.SELECT_LOB_LOCATOR) {
+                transaction.locatedLob(LobOperations.locatedColumn(row.sqlRedo()));
+            }
+            refusal = LobOperations.refusal(row.operationCode(), table, transaction.locatedLob());
+        } else {
+            refusal =
+                    "LogMiner operation the fetcher cannot carry: operationCode="
+                            + row.operationCode()
+                            + ", table="
+                            + table
+                            + ", info="
+                            + row.info();
+        }
+        transaction.add(
+                new OpenTransaction.Entry(
+                        row.scn(), row.rowId(), row.sqlRedo(), null, null, refusal));
     }
 
     private void publishPending() throws InterruptedException {

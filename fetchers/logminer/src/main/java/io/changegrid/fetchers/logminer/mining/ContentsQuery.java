@@ -44,6 +44,10 @@ public final class ContentsQuery {
                     + ", "
                     + OperationCode.LOB_WRITE
                     + ", "
+                    + OperationCode.LOB_TRIM
+                    + ", "
+                    + OperationCode.LOB_ERASE
+                    + ", "
                     + OperationCode.UNSUPPORTED
                     + ") AND SEG_OWNER IN (";
 

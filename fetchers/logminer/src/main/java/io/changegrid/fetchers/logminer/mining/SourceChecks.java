@@ -14,7 +14,8 @@ import java.util.Set;
  * mode (so redo outlives the online logs), minimal supplemental logging and all-column logging of
  * the captured tables (so an update's WHERE holds the whole old row), and the privileges to mine
  * ({@code LOGMINING}, {@code SELECT ANY TRANSACTION}, the {@code V$} views through {@code SELECT
- * ANY DICTIONARY} or {@code SELECT_CATALOG_ROLE}). Plain SQL on Oracle's views.
+ * ANY DICTIONARY} or {@code SELECT_CATALOG_ROLE}), and the {@link RedoFlush} table. Plain SQL on
+ * Oracle's views.
  */
 public final class SourceChecks {
 
@@ -100,6 +101,10 @@ public final class SourceChecks {
             problems.add(
                     "DBMS_LOGMNR not executable: role EXECUTE_CATALOG_ROLE missing;"
                             + " fix: GRANT EXECUTE_CATALOG_ROLE TO <user>");
+        }
+        String flush = RedoFlush.problem(connection);
+        if (flush != null) {
+            problems.add(flush);
         }
         if (!problems.isEmpty()) {
             throw new FetchFailedException(

@@ -480,51 +480,60 @@ class TransactionAssemblerTest {
         assertThat(assembler.nextScn()).isEqualTo(TimelineScn.of(111, 0));
     }
 
+    private static ContentsRow lob(long scn, int op, String xid, String sql) {
+        return new ContentsRow(
+                scn, op, sql, 0, xid, false, "SHOP", "ITEMS", "R1", false, "", 1, 1, rs(scn, 1));
+    }
+
     @Test
-    void shouldRefuseTransactionAtCommitWhenItHoldsLobWrite() throws Exception {
+    void shouldRefuseTransactionAtCommitNamingTableAndColumnWhenItHoldsLobOperations()
+            throws Exception {
         var assembler = assembler();
         feed(
                 assembler,
                 List.of(
                         control(101, OperationCode.START, "R1"),
-                        new ContentsRow(
-                                102,
-                                OperationCode.LOB_WRITE,
-                                null,
-                                0,
-                                "R1",
-                                false,
-                                "SHOP",
-                                "ITEMS",
-                                "R1",
-                                false,
-                                "",
-                                1,
-                                1,
-                                rs(102, 1)),
-                        control(103, OperationCode.ROLLBACK, "R1")),
+                        lob(102, OperationCode.LOB_WRITE, "R1", null),
+                        control(103, OperationCode.ROLLBACK, "R1"),
+                        control(104, OperationCode.START, "A1"),
+                        dml(105, "A1", "R1", insert(1, "a")),
+                        commit(106, "A1", 1, 1)),
                 110);
+        assertThat(sink.transactions()).hasSize(1); // a rolled-back LOB write is no refusal
         assembler.row(control(111, OperationCode.START, "W1"));
         assembler.row(
-                new ContentsRow(
+                lob(
                         112,
-                        OperationCode.LOB_WRITE,
-                        null,
-                        0,
+                        OperationCode.SELECT_LOB_LOCATOR,
                         "W1",
-                        false,
-                        "SHOP",
-                        "ITEMS",
-                        "R1",
-                        false,
-                        "",
-                        1,
-                        1,
-                        rs(112, 1)));
-        assertThatThrownBy(() -> feed(assembler, List.of(commit(113, "W1", 1, 1)), 120))
+                        "DECLARE \n loc_c CLOB; \n buf_c VARCHAR2(6426);\nBEGIN\n select \"NA\"\"ME\" into"
+                                + " loc_c from \"SHOP\".\"ITEMS\" where \"ID\" = '1' for update;"));
+        assembler.row(
+                lob(
+                        113,
+                        OperationCode.LOB_WRITE,
+                        "W1",
+                        "buf_c := 'xyz';\n  dbms_lob.write(loc_c, 3, 1, buf_c);\nEND;"));
+        assertThatThrownBy(() -> feed(assembler, List.of(commit(114, "W1", 1, 1)), 120))
                 .isInstanceOf(FetchFailedException.class)
-                .hasMessageContaining("operationCode=10")
-                .hasMessageContaining("table=SHOP.ITEMS");
+                .hasMessageContaining("operation=SEL_LOB_LOCATOR")
+                .hasMessageContaining("table=SHOP.ITEMS")
+                .hasMessageContaining("column=NA\"ME")
+                .hasMessageContaining("xid=W1");
+        assertThat(sink.transactions()).hasSize(1); // nothing of W1 was published
+    }
+
+    @Test
+    void shouldRefuseLobTrimAndEraseWhenNoLocatorWasRead() throws Exception {
+        for (int op : new int[] {OperationCode.LOB_TRIM, OperationCode.LOB_ERASE}) {
+            var assembler = assembler();
+            assembler.row(control(101, OperationCode.START, "T1"));
+            assembler.row(lob(102, op, "T1", "  dbms_lob.trim(loc_c, 0);"));
+            assertThatThrownBy(() -> feed(assembler, List.of(commit(103, "T1", 1, 1)), 110))
+                    .isInstanceOf(FetchFailedException.class)
+                    .hasMessageContaining(op == OperationCode.LOB_TRIM ? "LOB_TRIM" : "LOB_ERASE")
+                    .hasMessageContaining("column=unknown");
+        }
     }
 
     @Test

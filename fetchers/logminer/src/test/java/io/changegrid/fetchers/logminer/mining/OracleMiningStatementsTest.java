@@ -73,6 +73,6 @@ class OracleMiningStatementsTest {
                         "SELECT SCN, SQL_REDO, OPERATION_CODE, \"TIMESTAMP\", XID, CSF, SEG_OWNER, TABLE_NAME, ROW_ID,"
                                 + " \"ROLLBACK\", INFO, SSN, \"THREAD#\", RS_ID FROM V$LOGMNR_CONTENTS"
                                 + " WHERE SCN > ? AND SCN <= ? AND (OPERATION_CODE IN (6, 7, 36)"
-                                + " OR (OPERATION_CODE IN (1, 2, 3, 5, 9, 10, 255) AND SEG_OWNER IN (?, ?)))");
+                                + " OR (OPERATION_CODE IN (1, 2, 3, 5, 9, 10, 11, 29, 255) AND SEG_OWNER IN (?, ?)))");
     }
 }
