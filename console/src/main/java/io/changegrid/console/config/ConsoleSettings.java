@@ -48,7 +48,8 @@ public final class ConsoleSettings {
                             ValueKind.DURATION,
                             Duration.ofSeconds(2),
                             "How often the console reads ZooKeeper and polls every relay's status and"
-                                    + " metrics and every group member's status; the pages refresh as often.")
+                                    + " metrics and every group member's status. The page asks for the last sample every"
+                                    + " 2s.")
                     .validatedBy(
                             v ->
                                     v.compareTo(Duration.ofMillis(250)) >= 0

@@ -287,6 +287,10 @@ public final class GroupConsumer implements AutoCloseable {
                         for (PartitionRunner runner : runners.values()) {
                             runner.relaysChanged(relaysFor(runner.assignment().partition()));
                         }
+                        // A partition that waited for a relay applies the reset it was asked.
+                        if (!control.current().resets().isEmpty()) {
+                            applyResets();
+                        }
                     });
         } catch (RejectedExecutionException e) {
             // Closing: partitions are being stopped anyway.
