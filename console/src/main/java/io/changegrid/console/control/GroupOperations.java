@@ -4,10 +4,10 @@ import io.changegrid.console.control.ControlOperation.PauseGroup;
 import io.changegrid.console.control.ControlOperation.ResetCheckpoint;
 import io.changegrid.console.grid.GridSnapshot;
 import io.changegrid.console.grid.GroupSnapshot;
-import io.changegrid.consumer.group.control.GroupControl;
 import io.changegrid.consumer.group.control.GroupControls;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +43,8 @@ public final class GroupOperations {
     /**
      * Checks and writes {@code operation} for {@code operator}.
      *
-     * @return the control node's version after the write
+     * @return the control node's version after the write (unchanged if the operation changed
+     *     nothing; -1 if nothing was ever written)
      * @throws ControlRejected if the grid forbids it; nothing was written
      * @throws IOException if ZooKeeper could not be written
      */
@@ -52,7 +53,25 @@ public final class GroupOperations {
         try {
             check(operation);
             GroupControls controls = new GroupControls(zooKeeper, operation.group());
-            GroupControls.Versioned written = controls.update(operation::applyTo);
+            AtomicBoolean running = new AtomicBoolean();
+            // The paused check and the write are one version-checked update: a resume that lands
+            // between them makes the update read again and refuse.
+            GroupControls.Versioned written =
+                    controls.update(
+                            now -> {
+                                running.set(
+                                        operation instanceof ResetCheckpoint
+                                                && !now.isPaused(operation.partition()));
+                                return running.get() ? now : operation.applyTo(now);
+                            });
+            if (running.get()) {
+                throw new ControlRejected(
+                        409,
+                        "pause the partition before resetting its checkpoint: group="
+                                + operation.group()
+                                + ", partition="
+                                + operation.partition());
+            }
             AUDIT.info(
                     "control accepted: operator={}, operation={}, node={}, version={}",
                     operator,
@@ -70,8 +89,7 @@ public final class GroupOperations {
         }
     }
 
-    private void check(ControlOperation operation)
-            throws ControlRejected, IOException, InterruptedException {
+    private void check(ControlOperation operation) throws ControlRejected {
         GroupSnapshot group =
                 grid.get().groups().stream()
                         .filter(g -> g.group().equals(operation.group()))
@@ -83,7 +101,7 @@ public final class GroupOperations {
                                                 "no such consumer group: group="
                                                         + operation.group()));
         int partitions = group.report() == null ? -1 : group.report().path("partitions").asInt(-1);
-        if (operation.partition() >= 0 || !(operation instanceof PauseGroup)) {
+        if (!(operation instanceof PauseGroup)) {
             checkPartition(operation.partition(), partitions, operation);
         }
         if (operation instanceof ResetCheckpoint reset) {
@@ -91,15 +109,6 @@ public final class GroupOperations {
                 throw new ControlRejected(
                         400,
                         "checkpoint must be an SCN or -1 (the oldest held): scn=" + reset.scn());
-            }
-            GroupControl now = new GroupControls(zooKeeper, operation.group()).read().control();
-            if (!now.isPaused(reset.partition())) {
-                throw new ControlRejected(
-                        409,
-                        "pause the partition before resetting its checkpoint: group="
-                                + reset.group()
-                                + ", partition="
-                                + reset.partition());
             }
         }
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.changegrid.console.grid.GroupSnapshot;
 import io.changegrid.console.sample.RelayProbe.RelayReading;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,7 +49,7 @@ final class Charts {
                                 rate(byteRates, endpoint, now, reading.bytesPublished()));
                     }
                 });
-        Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (GroupSnapshot group : groups) {
             names.add(group.group());
             if (group.report() == null) {

@@ -51,7 +51,8 @@ public final class GroupControls {
     /**
      * Applies {@code change} to the node as it is, with a version-checked write.
      *
-     * @return the control written and the node's new version
+     * @return the control written and the node's new version; the node as read if the change
+     *     changes nothing
      * @throws IOException if ZooKeeper fails, or the node kept changing under this call
      */
     public Versioned update(UnaryOperator<GroupControl> change)
@@ -60,8 +61,8 @@ public final class GroupControls {
             for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
                 Versioned now = read();
                 GroupControl next = change.apply(now.control());
-                if (next.equals(now.control()) && now.version() >= 0) {
-                    return now;
+                if (next.equals(now.control())) {
+                    return now; // nothing to write (a node never written stays absent)
                 }
                 byte[] bytes = next.encode();
                 try {
