@@ -77,6 +77,53 @@ class GroupControlIT {
         }
     }
 
+    @Test
+    void shouldStartPausedWhenAPausedPartitionMovesToANewMember() throws Exception {
+        String group = "moved";
+        try (ZooKeeperSession session =
+                        ZooKeeperSession.open(
+                                ZOOKEEPER.zooKeeper().connectString(), Duration.ofSeconds(10));
+                GroupConsumer first = member(group, "m0")) {
+            awaitStates(first, PartitionState.RUNNING, PartitionState.RUNNING);
+            new GroupControls(session, group).update(c -> c.withGroupPaused(true));
+            awaitStates(first, PartitionState.PAUSED, PartitionState.PAUSED);
+
+            try (GroupConsumer second = member(group, "m1")) {
+                // One partition moves to the new member, which starts it paused.
+                Awaitility.await()
+                        .atMost(Duration.ofSeconds(30))
+                        .untilAsserted(
+                                () ->
+                                        assertThat(second.status().partitions())
+                                                .singleElement()
+                                                .extracting(PartitionStatus::state)
+                                                .isEqualTo(PartitionState.PAUSED));
+                assertThat(first.status().partitions())
+                        .singleElement()
+                        .extracting(PartitionStatus::state)
+                        .isEqualTo(PartitionState.PAUSED);
+            }
+        }
+    }
+
+    private static GroupConsumer member(String group, String instance) throws Exception {
+        return GroupConsumer.start(
+                PartitionConfigs.of(
+                        Map.of(
+                                "cluster.zookeeper",
+                                ZOOKEEPER.zooKeeper().connectString(),
+                                "cluster.group",
+                                group,
+                                "cluster.instance",
+                                instance,
+                                "subscription.partitions",
+                                2,
+                                "relays",
+                                List.of("http://127.0.0.1:9")),
+                        List.of()),
+                assignment -> event -> CallbackResult.SUCCESS);
+    }
+
     private static void awaitStates(GroupConsumer member, PartitionState p0, PartitionState p1) {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
