@@ -317,6 +317,15 @@ class ConsoleBrowserIT {
         private HeadlessChromium() {}
 
         static ChromeDriver start(Path profile) throws Exception {
+            for (Path needed :
+                    List.of(Path.of("/usr/bin/chromium"), Path.of("/usr/bin/chromedriver"))) {
+                if (!Files.isExecutable(needed)) {
+                    throw new IllegalStateException(
+                            "the browser test needs Debian's chromium and chromedriver (.ci/run installs"
+                                    + " them): apt-get install -y chromium chromium-driver; missing="
+                                    + needed);
+                }
+            }
             Files.createDirectories(profile);
             ChromeOptions options = new ChromeOptions();
             options.setBinary("/usr/bin/chromium");
