@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A local multi-process changegrid grid on this machine: ZooKeeper, a private MariaDB source, two
-# relays and a consumer group of three, each its own JVM (docs/cluster.md).
+# relays, a consumer group of three and the web console, each its own JVM (docs/cluster.md,
+# docs/operations.md).
 #
 #   deploy/bin/local-cluster.sh start [--dir local-cluster] [--consumers 3] [--partitions 12]
 #                                     [--session-timeout 30s] [--relays 2]

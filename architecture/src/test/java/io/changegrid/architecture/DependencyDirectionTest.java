@@ -77,6 +77,24 @@ class DependencyDirectionTest {
                                     + "listeners, so the cluster manager can change without touching callbacks");
 
     @ArchTest
+    static final ArchRule consoleReadsTheGridThroughItsContracts =
+            noClasses()
+                    .that()
+                    .resideInAPackage("io.changegrid.console..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(
+                            "io.changegrid.relay..",
+                            "io.changegrid.fetchers..",
+                            "io.changegrid.appliers..",
+                            "io.changegrid.consumer.group.checkpoint.ZooKeeperCheckpointStore")
+                    .because(
+                            "the console is a client of the grid: it reads relays through their HTTP"
+                                    + " API and ZooKeeper registration (protocol) and groups through"
+                                    + " consumer-group's read and control classes, and it never writes a"
+                                    + " checkpoint itself (only a partition's owner does, under its epoch)");
+
+    @ArchTest
     static final ArchRule consumerLibraryKnowsNoGroup =
             noClasses()
                     .that()

@@ -5,11 +5,15 @@ import io.changegrid.consumer.group.cluster.ClusterMember;
 import io.changegrid.consumer.group.cluster.Ownership;
 import io.changegrid.consumer.group.cluster.PartitionListener;
 import io.changegrid.consumer.group.config.GroupConfig;
+import io.changegrid.consumer.group.control.ControlWatch;
+import io.changegrid.consumer.group.control.GroupControl;
+import io.changegrid.consumer.group.control.GroupControls;
 import io.changegrid.consumer.group.discovery.RelayDirectory;
 import io.changegrid.protocol.RelayApi;
 import io.changegrid.protocol.RelayRegistration;
 import io.changegrid.protocol.WantedTables;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
+import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,6 +48,11 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
+ * <p>Operator control: the member watches its group's control node ({@link ControlWatch}); a paused
+ * partition (or group) keeps its owner but delivers nothing, and a checkpoint reset asked for a
+ * partition is applied by its owner alone, through its epoch-fenced checkpoint store, then
+ * acknowledged by removing it from the node with a version-checked write.
+ *
  * <p>Relays: the configured {@code relays}, or, when none are configured, the relays registered in
  * ZooKeeper for {@code cluster.relaySource} that publish all of what the partition subscribes to
  * (every row of the subscribed tables, or of every table, and of the partition: a relay publishing
@@ -64,6 +73,8 @@ public final class GroupConsumer implements AutoCloseable {
     private final List<WantedTables> wanted;
     private final ZooKeeperSession zooKeeper;
     private final GroupCheckpoints checkpoints;
+    private final GroupControls controls;
+    private final ControlWatch control;
     private final Map<Integer, PartitionRunner> runners = new ConcurrentHashMap<>();
     private final ExecutorService relayChanges;
     private final CountDownLatch closed = new CountDownLatch(1);
@@ -82,6 +93,8 @@ public final class GroupConsumer implements AutoCloseable {
         this.wanted = configs.wantedTables();
         this.zooKeeper = zooKeeper;
         this.checkpoints = new GroupCheckpoints(zooKeeper, group.group());
+        this.controls = new GroupControls(zooKeeper, group.group());
+        this.control = new ControlWatch(zooKeeper, group.group(), asked -> controlChanged());
         this.relayChanges =
                 Executors.newSingleThreadExecutor(
                         runnable -> {
@@ -131,6 +144,7 @@ public final class GroupConsumer implements AutoCloseable {
             directory = found;
             found.start();
         }
+        control.start();
         String statusUrl = null;
         if (group.statusPort() >= 0) {
             StatusEndpoint endpoint =
@@ -216,6 +230,7 @@ public final class GroupConsumer implements AutoCloseable {
             }
         } finally {
             relayChanges.shutdownNow();
+            control.close();
             if (directory != null) {
                 directory.close();
             }
@@ -272,9 +287,62 @@ public final class GroupConsumer implements AutoCloseable {
                         for (PartitionRunner runner : runners.values()) {
                             runner.relaysChanged(relaysFor(runner.assignment().partition()));
                         }
+                        // A partition that waited for a relay applies the reset it was asked.
+                        if (!control.current().resets().isEmpty()) {
+                            applyResets();
+                        }
                     });
         } catch (RejectedExecutionException e) {
             // Closing: partitions are being stopped anyway.
+        }
+    }
+
+    private void controlChanged() {
+        if (closing) {
+            return;
+        }
+        try {
+            relayChanges.execute(this::applyResets);
+        } catch (RejectedExecutionException e) {
+            // Closing: partitions are being stopped anyway.
+        }
+    }
+
+    /**
+     * Applies the checkpoint resets asked for the partitions this member owns, each by its runner
+     * under its epoch, and removes each applied one from the control node. Runs on {@code
+     * group-relays}, so resets and relay restarts never interleave.
+     */
+    private void applyResets() {
+        GroupControl asked = control.current();
+        for (Map.Entry<Integer, Long> reset : asked.resets().entrySet()) {
+            PartitionRunner runner = runners.get(reset.getKey());
+            if (runner == null || closing) {
+                continue; // not ours: its owner applies it
+            }
+            int partition = reset.getKey();
+            long scn = reset.getValue();
+            if (!runner.resetTo(scn)) {
+                continue;
+            }
+            try {
+                controls.update(now -> now.withResetApplied(partition, scn));
+                LOG.info(
+                        "control applied: reset partition={}, epoch={}, scn={}",
+                        partition,
+                        runner.assignment().epoch(),
+                        scn);
+            } catch (IOException e) {
+                LOG.warn(
+                        "reset applied but not acknowledged, it will be applied again:"
+                                + " partition={}, scn={}, error={}",
+                        partition,
+                        scn,
+                        e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -298,6 +366,7 @@ public final class GroupConsumer implements AutoCloseable {
                             assignment,
                             checkpoints.store(partition, epoch, group.instance()),
                             ownership::isHeld,
+                            () -> control.current().isPaused(partition),
                             configs,
                             callbacks);
             PartitionRunner previous = runners.put(partition, runner);
@@ -307,6 +376,9 @@ public final class GroupConsumer implements AutoCloseable {
             }
             LOG.info("partition assigned: partition={}, epoch={}", partition, epoch);
             runner.start(relaysFor(partition));
+            if (control.current().resetOf(partition).isPresent()) {
+                controlChanged();
+            }
         }
 
         @Override

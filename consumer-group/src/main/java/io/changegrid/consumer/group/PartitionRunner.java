@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * checkpoint when a new relay of the source registers (so the partition can fail over to it), and
  * stopped when the partition is revoked: the batch in progress is finished and checkpointed, unless
  * the checkpoint store finds the partition fenced. Its dispatcher delivers only while the member's
- * ownership holds ({@link DeliveryGate}).
+ * ownership holds and no operator paused it ({@link DeliveryGate}). A checkpoint reset ({@link
+ * #resetTo}) stops the consumer, saves the SCN through the partition's epoch-fenced store and
+ * starts it again there.
  *
  * <p>Threading: the methods may be called from any thread; state changes hold the runner's lock,
  * waiting for the consumer to stop does not, so {@link #status} answers meanwhile.
@@ -35,6 +39,8 @@ final class PartitionRunner {
     private final PartitionAssignment assignment;
     private final ZooKeeperCheckpointStore store;
     private final DeliveryGate owned;
+    private final BooleanSupplier paused;
+    private final DeliveryGate delivering;
     private final PartitionConfigs configs;
     private final PartitionCallbackFactory callbacks;
     private final String name;
@@ -50,11 +56,14 @@ final class PartitionRunner {
             PartitionAssignment assignment,
             ZooKeeperCheckpointStore store,
             DeliveryGate owned,
+            BooleanSupplier paused,
             PartitionConfigs configs,
             PartitionCallbackFactory callbacks) {
         this.assignment = assignment;
         this.store = store;
         this.owned = owned;
+        this.paused = paused;
+        this.delivering = () -> owned.isOpen() && !paused.getAsBoolean();
         this.configs = configs;
         this.callbacks = callbacks;
         this.name = assignment.instance() + "-p" + assignment.partition();
@@ -80,7 +89,45 @@ final class PartitionRunner {
                         assignment.epoch());
                 return;
             }
-            startConsumer(relays);
+            startConsumer(relays, OptionalLong.empty());
+        }
+    }
+
+    /**
+     * Moves the partition's checkpoint to {@code scn}: the consumer stops (its open batch rolled
+     * back or checkpointed), {@code scn} is saved through the store the consumer uses (fenced by
+     * this member's epoch, so a member that lost the partition writes nothing), and the consumer
+     * starts again right after {@code scn}.
+     *
+     * @return true if saved; false if this runner stopped or the save failed (logged, and the
+     *     partition shows FAILED or FENCED)
+     */
+    boolean resetTo(long scn) {
+        Consumer previous;
+        synchronized (this) {
+            if (stopped
+                    || (consumer == null
+                            && relays.isEmpty()
+                            && configs.configuredRelays().isEmpty())) {
+                return false; // waiting for a relay: the reset stays asked for until it runs
+            }
+            previous = consumer;
+            if (previous != null) {
+                previous.stop();
+            }
+        }
+        if (previous != null) {
+            awaitStopped(previous);
+        }
+        synchronized (this) {
+            if (stopped || consumer != previous) {
+                return false;
+            }
+            closeCallback();
+            consumer = null;
+            startError = null;
+            startConsumer(relays, OptionalLong.of(scn));
+            return startError == null;
         }
     }
 
@@ -97,7 +144,7 @@ final class PartitionRunner {
             }
             if (consumer == null) {
                 if (startError == null) {
-                    startConsumer(newRelays);
+                    startConsumer(newRelays, OptionalLong.empty());
                 }
                 return;
             }
@@ -120,7 +167,7 @@ final class PartitionRunner {
                             + " relays={}",
                     assignment.partition(),
                     newRelays);
-            startConsumer(newRelays);
+            startConsumer(newRelays, OptionalLong.empty());
         }
     }
 
@@ -173,7 +220,11 @@ final class PartitionRunner {
         PartitionState state =
                 failure.isPresent()
                         ? isFenced(failure.get()) ? PartitionState.FENCED : PartitionState.FAILED
-                        : owned.isOpen() ? PartitionState.RUNNING : PartitionState.SUSPENDED;
+                        : !owned.isOpen()
+                                ? PartitionState.SUSPENDED
+                                : paused.getAsBoolean()
+                                        ? PartitionState.PAUSED
+                                        : PartitionState.RUNNING;
         return new PartitionStatus(
                 assignment.partition(),
                 assignment.epoch(),
@@ -188,7 +239,7 @@ final class PartitionRunner {
                 failure.map(Throwable::getMessage).orElse(null));
     }
 
-    private void startConsumer(List<String> newRelays) {
+    private void startConsumer(List<String> newRelays, OptionalLong reset) {
         relays = newRelays.isEmpty() ? List.of() : List.copyOf(newRelays);
         try {
             callback = callbacks.create(assignment);
@@ -196,13 +247,22 @@ final class PartitionRunner {
                     callback instanceof CheckpointingCallback own
                             ? new CallbackCheckpointStore(own.checkpointStore(), store)
                             : store;
+            if (reset.isPresent()) {
+                checkpoint.load(); // fences: a member that lost the partition stops here
+                checkpoint.save(reset.getAsLong());
+                LOG.info(
+                        "partition checkpoint reset: partition={}, epoch={}, scn={}",
+                        assignment.partition(),
+                        assignment.epoch(),
+                        reset.getAsLong());
+            }
             Consumer created =
                     Consumer.create(
                             name,
                             configs.forPartition(assignment.partition(), relays),
                             callback,
                             checkpoint,
-                            owned);
+                            delivering);
             created.start();
             consumer = created;
             startScn = created.status().checkpointScn();

@@ -11,6 +11,11 @@ public enum PartitionState {
      * ZooKeeper session is not confirmed) until the session is back or the partition moves.
      */
     SUSPENDED,
+    /**
+     * Its consumer runs but hands nothing to the callback because an operator paused it (or its
+     * group) in the group's control node; ownership stays with this member.
+     */
+    PAUSED,
     /** Its consumer stopped on an error: see the status's error. */
     FAILED,
     /**

@@ -1,5 +1,6 @@
 package io.changegrid.deploy.cluster;
 
+import io.changegrid.console.ConsoleMain;
 import io.changegrid.consumer.group.ConsumerMain;
 import io.changegrid.consumer.group.cli.ClusterStatusCommand;
 import io.changegrid.consumer.group.cluster.ClusterView;
@@ -118,9 +119,26 @@ final class LocalCluster {
             awaitConsumer(instance);
         }
         awaitAllOwned(zooKeeper, plan);
+        startConsole(zooKeeper);
         out.println();
         out.println("consumer group " + plan.group() + ":");
         showGroup(zooKeeper, plan.group());
+    }
+
+    /** The web console of this grid (docs/operations.md), its own JVM like every component. */
+    private void startConsole(String zooKeeper) throws Exception {
+        int port = freePort();
+        ChildProcess.start(
+                directory,
+                "console",
+                List.of("-Xmx128m", "-XX:+UseSerialGC"),
+                ConsoleMain.class,
+                List.of(
+                        "--set", "cluster.zookeeper=" + zooKeeper,
+                        "--set", "http.port=" + port));
+        String url = "http://127.0.0.1:" + port + "/";
+        ChildProcess.awaitReady(directory, "console", START_TIMEOUT, () -> answers(url));
+        out.println("  console    " + url);
     }
 
     /** Starts one more member of the group, named {@code instance}. */

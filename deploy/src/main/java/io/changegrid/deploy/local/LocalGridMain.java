@@ -103,6 +103,13 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
     int httpPort = 7070;
 
     @Option(
+            names = "--console-port",
+            description =
+                    "Port of the web console showing the grid (0: any free; -1: no console)."
+                            + " Default: ${DEFAULT-VALUE}.")
+    int consolePort = 7080;
+
+    @Option(
             names = "--target",
             description =
                     "PostgreSQL database the consumer applies the shop's tables into, made anew at"
@@ -184,16 +191,25 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                                                 ? null
                                                 : SourceAddress.parse(
                                                         source, sourceUser, sourcePassword));
-                Connection load = localSource.connect()) {
+                Connection load = localSource.connect();
+                LocalConsole console = consolePort < 0 ? null : LocalConsole.start(consolePort)) {
             DemoLoad.createSchema(load, localSource.dialect());
             out.printf("  source   %s%n", localSource.description());
             QuickstartTarget database = wanted.flatMap(this::reachable).orElse(null);
-            Relay relay = Relay.start(relayConfig(localSource, relayState));
+            Relay relay =
+                    Relay.start(
+                            relayConfig(
+                                    localSource,
+                                    relayState,
+                                    console == null ? null : console.zooKeeper()));
             JdbcApplier applier = database == null ? null : JdbcApplier.open(options(database));
             try (JsonLinesFileCallback sink =
                     applier == null ? new JsonLinesFileCallback(events) : null) {
                 String relayUrl = "http://127.0.0.1:" + relay.httpPort();
                 out.printf("  relay    %s/v1/status%n", relayUrl);
+                if (console != null) {
+                    out.printf("  console  %s%n", console.url());
+                }
                 ConsumerCallback callback = applier != null ? applier : sink;
                 CheckpointStore store =
                         applier != null
@@ -387,8 +403,11 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 relayUrl, directory.resolve("relay-state").toAbsolutePath());
     }
 
-    private Config relayConfig(LocalSource source, Path state) {
+    private Config relayConfig(LocalSource source, Path state, String zooKeeper) {
         Map<String, String> settings = new HashMap<>(source.relaySettings());
+        if (zooKeeper != null) {
+            settings.put("cluster.zookeeper", zooKeeper); // registers, so the console finds it
+        }
         settings.put("source.heartbeatInterval", "500ms");
         settings.put("capture.include", "shop.*");
         settings.put("buffer.capacity", "64MiB");

@@ -83,6 +83,7 @@ class LocalGridIT {
             "--transactions", "400",
             "--rate", "400",
             "--http-port", "0",
+            "--console-port", "0",
             "--source", SOURCE.server().host() + ":" + SOURCE.server().port(),
             "--source-user", SOURCE.server().rootUser(),
             "--source-password", SOURCE.server().rootPassword(),
@@ -94,6 +95,7 @@ class LocalGridIT {
         assertThat(first.exit()).as(first.output()).isZero();
         assertThat(first.output())
                 .contains("consumer applies into PostgreSQL " + targetUrl())
+                .contains("  console  http://127.0.0.1:")
                 .contains("row-count check: source and target agree on every table")
                 .doesNotContain("DIFFERENT");
         assertThat(Files.exists(work.resolve("events.jsonl"))).isFalse();
@@ -115,6 +117,7 @@ class LocalGridIT {
                             "--transactions", "50",
                             "--rate", "500",
                             "--http-port", "0",
+                            "--console-port", "0",
                             "--target", target);
             assertThat(run.exit()).as(run.output()).isZero();
             assertThat(run.output()).contains("consumer JSON lines to");

@@ -2,25 +2,15 @@ package io.changegrid.consumer.group.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.changegrid.consumer.group.checkpoint.GroupCheckpoints;
-import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
 import io.changegrid.consumer.group.cluster.ClusterView;
 import io.changegrid.consumer.group.cluster.GroupAssignment;
-import io.changegrid.protocol.RelayApi;
+import io.changegrid.consumer.group.report.GroupReport;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,7 +20,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code consumer cluster status --zookeeper zk:2181 --group orders}: who owns which partition of a
  * consumer group, each partition's epoch and checkpoint (from ZooKeeper) and its lag (from the
- * owner's status endpoint, where it runs one). Reads only.
+ * owner's status endpoint, where it runs one), as {@link GroupReport} assembles it. Reads only.
  */
 @Command(
         name = "status",
@@ -80,18 +70,14 @@ public final class ClusterStatusCommand implements Callable<Integer> {
                                     + group);
             return 1;
         }
-        Map<Integer, PartitionCheckpoint> checkpoints = new HashMap<>();
+        ObjectNode report;
         try (ZooKeeperSession session = ZooKeeperSession.open(zooKeeper, Duration.ofSeconds(10))) {
-            GroupCheckpoints stored = new GroupCheckpoints(session, group);
-            for (int partition = 0; partition < assignment.partitions(); partition++) {
-                Optional<PartitionCheckpoint> checkpoint = stored.read(partition);
-                if (checkpoint.isPresent()) {
-                    checkpoints.put(partition, checkpoint.get());
-                }
-            }
+            report =
+                    new GroupReport(
+                                    HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build(),
+                                    HTTP_TIMEOUT)
+                            .read(assignment, new GroupCheckpoints(session, group));
         }
-        Map<Integer, JsonNode> running = memberReports(assignment.members());
-        ObjectNode report = report(assignment, checkpoints, running);
         if (json) {
             out.println(JSON.writeValueAsString(report));
         } else {
@@ -99,87 +85,6 @@ public final class ClusterStatusCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
-    }
-
-    /** Each owned partition's entry in its owner's status endpoint, by partition. */
-    private static Map<Integer, JsonNode> memberReports(List<GroupAssignment.Member> members)
-            throws InterruptedException {
-        Map<Integer, JsonNode> byPartition = new HashMap<>();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
-        for (GroupAssignment.Member member : members) {
-            if (member.statusUrl() == null) {
-                continue;
-            }
-            try {
-                HttpResponse<String> response =
-                        http.send(
-                                HttpRequest.newBuilder(
-                                                URI.create(member.statusUrl() + RelayApi.STATUS))
-                                        .timeout(HTTP_TIMEOUT)
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
-                    for (JsonNode partition : JSON.readTree(response.body()).path("partitions")) {
-                        byPartition.put(partition.path("partition").asInt(), partition);
-                    }
-                }
-            } catch (IOException e) {
-                // A member that does not answer shows no lag; ownership still comes from ZooKeeper.
-            }
-        }
-        return byPartition;
-    }
-
-    private static ObjectNode report(
-            GroupAssignment assignment,
-            Map<Integer, PartitionCheckpoint> checkpoints,
-            Map<Integer, JsonNode> running) {
-        long now = System.currentTimeMillis();
-        ObjectNode report = JSON.createObjectNode();
-        report.put("group", assignment.group());
-        report.put("partitions", assignment.partitions());
-        report.put("assigning", assignment.assigning());
-        report.put("leader", assignment.leader());
-        ArrayNode members = report.putArray("members");
-        assignment
-                .partitionsByMember()
-                .forEach(
-                        (name, owned) -> {
-                            ObjectNode member = members.addObject();
-                            member.put("instance", name);
-                            member.put("owned", owned.size());
-                            assignment.members().stream()
-                                    .filter(m -> m.instance().equals(name))
-                                    .findFirst()
-                                    .map(GroupAssignment.Member::statusUrl)
-                                    .ifPresent(url -> member.put("statusUrl", url));
-                        });
-        ArrayNode partitions = report.putArray("partitionStates");
-        for (int partition = 0; partition < assignment.partitions(); partition++) {
-            ObjectNode entry = partitions.addObject();
-            entry.put("partition", partition);
-            entry.put("owner", assignment.owners().get(partition));
-            PartitionCheckpoint checkpoint = checkpoints.get(partition);
-            if (checkpoint != null) {
-                entry.put("epoch", checkpoint.epoch());
-                entry.put("checkpointScn", checkpoint.scn());
-                entry.put("savedBy", checkpoint.owner());
-                entry.put("savedMillisAgo", Math.max(0, now - checkpoint.updatedMillis()));
-            }
-            JsonNode live = running.get(partition);
-            if (live != null) {
-                // A callback that keeps its checkpoint in its target (an applier) leaves the node
-                // at its owner and epoch: the owner's own report says how far it checkpointed.
-                long reported = live.path("checkpointScn").asLong(-1);
-                if (reported > entry.path("checkpointScn").asLong(-1)) {
-                    entry.put("checkpointScn", reported);
-                    entry.remove("savedMillisAgo");
-                }
-                entry.put("state", live.path("state").asText());
-                entry.put("lagMillis", live.path("lagMillis").asLong(-1));
-            }
-        }
-        return report;
     }
 
     private static void print(ObjectNode report, PrintWriter out) {

@@ -1,5 +1,6 @@
 package io.changegrid.consumer.group.cluster;
 
+import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.helix.HelixAdmin;
@@ -11,6 +12,7 @@ import org.apache.helix.PropertyKey;
 import org.apache.helix.manager.zk.ZKHelixAdmin;
 import org.apache.helix.model.IdealState;
 import org.apache.helix.model.LiveInstance;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * Reads a consumer group's assignment from ZooKeeper as a Helix spectator, for operators (the
@@ -58,6 +60,24 @@ public final class ClusterView implements AutoCloseable {
             throw e;
         }
         return new ClusterView(group, spectator);
+    }
+
+    /**
+     * The consumer groups set up in the ZooKeeper of {@code zooKeeper}, sorted by name: the Helix
+     * clusters at its root named as {@link GroupLayout} names a group's.
+     */
+    public static List<String> groups(ZooKeeperSession zooKeeper)
+            throws KeeperException, InterruptedException {
+        List<String> groups = new ArrayList<>();
+        for (String child : zooKeeper.call(zk -> zk.getChildren("/", false))) {
+            if (child.startsWith(GroupLayout.CLUSTER_PREFIX)
+                    && zooKeeper.call(zk -> zk.exists("/" + child + "/IDEALSTATES", false))
+                            != null) {
+                groups.add(child.substring(GroupLayout.CLUSTER_PREFIX.length()));
+            }
+        }
+        groups.sort(null);
+        return groups;
     }
 
     /** The assignment now. */

@@ -17,8 +17,11 @@ final class GroupLayout {
 
     private GroupLayout() {}
 
+    /** What every group's cluster name starts with. */
+    static final String CLUSTER_PREFIX = "changegrid-";
+
     static String clusterName(String group) {
-        return "changegrid-" + group;
+        return CLUSTER_PREFIX + group;
     }
 
     static String partitionName(int partition) {

@@ -1,0 +1,2 @@
+/** The console's settings, defined once as data, and their validated record. */
+package io.changegrid.console.config;
