@@ -51,7 +51,11 @@ class DistributionIT {
     @Test
     void shouldPrintEachComponentsUsageWhenAskedForHelp() throws Exception {
         for (String launcher :
-                List.of("changegrid-relay", "changegrid-consumer", "changegrid-applier")) {
+                List.of(
+                        "changegrid-relay",
+                        "changegrid-consumer",
+                        "changegrid-applier",
+                        "changegrid-console")) {
             Path log = work.resolve(launcher + "-help.log");
             Process process = distribution.start(launcher, log, List.of("--help"));
             assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -165,6 +169,36 @@ class DistributionIT {
                                 return count(target, "SELECT count(*) FROM shop.orders") == 200;
                             });
 
+            int consolePort = FreePort.pick();
+            Process console =
+                    distribution.start(
+                            "changegrid-console",
+                            work.resolve("console.log"),
+                            List.of(
+                                    "--config", distribution.config("console.yaml").toString(),
+                                    "--set", "cluster.zookeeper=" + zookeeper,
+                                    "--set", "http.port=" + consolePort));
+            started.add(console);
+            HttpRequest grid =
+                    HttpRequest.newBuilder(
+                                    URI.create("http://127.0.0.1:" + consolePort + "/api/grid"))
+                            .build();
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions()
+                    .until(
+                            () -> {
+                                assertThat(console.isAlive()).as(tail("console.log")).isTrue();
+                                String body =
+                                        HttpClient.newHttpClient()
+                                                .send(grid, BodyHandlers.ofString())
+                                                .body();
+                                return body.contains("127.0.0.1:" + relayPort)
+                                        && body.contains("\"replica\"");
+                            });
+
+            stopAsRequested(console, "console.log", "console ended on request");
             stopAsRequested(applier, "applier.log", "group member stopped: group=replica");
             stopAsRequested(relay, "relay.log", "relay stopped: position=");
         } finally {
