@@ -92,6 +92,41 @@ public record ValueReference(String text, Scheme scheme, String name) {
         };
     }
 
+    /**
+     * A command-line option's value with its reference, if it is one, resolved: how a launcher
+     * takes a password without it appearing in {@code ps}.
+     *
+     * @param option the option's name, for the error, e.g. {@code --source-password}
+     * @throws IllegalArgumentException naming the option and the reference, never a value
+     */
+    public static String resolveOption(String option, String value) {
+        if (value == null) {
+            return null;
+        }
+        Optional<ValueReference> reference;
+        try {
+            reference = of(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "bad reference: option=" + option + ": " + e.getMessage(), e);
+        }
+        if (reference.isEmpty()) {
+            return value;
+        }
+        try {
+            return reference.get().resolve(System::getenv);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "unresolved reference: option="
+                            + option
+                            + ", reference="
+                            + reference.get()
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
     private static String dropFinalLineBreak(String content) {
         if (content.endsWith("\r\n")) {
             return content.substring(0, content.length() - 2);
