@@ -16,6 +16,11 @@ import java.util.Properties;
  */
 public final class TlsConnections {
 
+    /** MariaDB/MySQL's ER_ACCESS_DENIED_ERROR. */
+    private static final int ACCESS_DENIED = 1045;
+
+    private static final DatabaseTls REQUIRED = new DatabaseTls(TlsMode.REQUIRED, null);
+
     private TlsConnections() {}
 
     /**
@@ -23,6 +28,45 @@ public final class TlsConnections {
      * @param properties user, password and driver settings; the TLS ones are added to a copy
      */
     public static Connection open(String url, Properties properties, DatabaseTls tls)
+            throws SQLException {
+        try {
+            return connect(url, properties, tls);
+        } catch (SQLException e) {
+            if (tls.mode() == TlsMode.DISABLED
+                    && (refusesPlain(e) || acceptsOnlyOverTls(url, properties, e))) {
+                throw new SQLException(
+                        "the server refuses connections without TLS: url="
+                                + url
+                                + ", tls.mode=disabled; set the connection's tls.mode (e.g."
+                                + " source.tls.mode or target.tls.mode: verify-identity with a"
+                                + " tls.caFile, see docs/security.md); server says: "
+                                + e.getMessage(),
+                        e.getSQLState(),
+                        e.getErrorCode(),
+                        e);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Whether a MariaDB/MySQL "access denied" (1045) of a plain connection is the server wanting
+     * TLS: MariaDB answers so both for {@code require_secure_transport=ON} and for accounts {@code
+     * REQUIRE SSL}, exactly as for a wrong password. The same credentials are tried once over
+     * (unverified) TLS, which exposes nothing a plain attempt did not; their acceptance settles it.
+     */
+    private static boolean acceptsOnlyOverTls(String url, Properties properties, SQLException e) {
+        if (!DatabaseTls.isMariaDb(url) || e.getErrorCode() != ACCESS_DENIED) {
+            return false;
+        }
+        try (Connection probe = connect(url, properties, REQUIRED)) {
+            return probe.isValid(1);
+        } catch (SQLException probeFailed) {
+            return false;
+        }
+    }
+
+    private static Connection connect(String url, Properties properties, DatabaseTls tls)
             throws SQLException {
         Properties all = new Properties();
         all.putAll(properties);
@@ -40,6 +84,16 @@ public final class TlsConnections {
             all.putAll(DatabaseTls.DISABLED.mariaDbProperties());
             return DriverManager.getConnection(url, all);
         }
+    }
+
+    /**
+     * A server's refusal of a plain connection: MariaDB/MySQL with {@code
+     * require_secure_transport=ON}, PostgreSQL with only {@code hostssl} lines in pg_hba.conf.
+     */
+    static boolean refusesPlain(SQLException e) {
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        return message.contains("insecure transport")
+                || (message.contains("pg_hba.conf") && message.contains("no encryption"));
     }
 
     /** Connector/J's refusal when asked for TLS by a server without it. */
