@@ -8,10 +8,16 @@ public final class Config {
 
     private final ConfigSchema schema;
     private final Map<String, Object> values;
+    private final Map<String, String> references;
 
-    Config(ConfigSchema schema, Map<String, Object> values) {
+    /**
+     * @param references {@code path → reference text} of the settings that came from a {@link
+     *     ValueReference}: {@link #describe()} shows the reference, not what it resolved to
+     */
+    Config(ConfigSchema schema, Map<String, Object> values, Map<String, String> references) {
         this.schema = schema;
         this.values = Map.copyOf(values);
+        this.references = Map.copyOf(references);
     }
 
     /**
@@ -41,6 +47,9 @@ public final class Config {
         T value = get(key);
         if (key.secret()) {
             return "****";
+        }
+        if (references.containsKey(key.path())) {
+            return references.get(key.path());
         }
         return value == null ? "" : key.kind().format(value);
     }

@@ -16,6 +16,11 @@ public final class ConfigReference {
         page.append("# ").append(title).append("\n\n");
         page.append("<!-- Generated from the key definitions; do not edit by hand. -->\n\n");
         page.append(introduction).append("\n\n");
+        // Every page says it: references are resolved for every program (ConfigSchema.load).
+        page.append(
+                "Any value may instead be a reference, `${env:NAME}` or `${file:/path}`, resolved"
+                        + " at start; passwords belong there rather than in the file or on a"
+                        + " command line (see [security.md](security.md)).\n\n");
         page.append(table(schema.keys()));
         return page.toString();
     }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The settings of one program, in documentation order. Loads a YAML tree plus command-line
@@ -41,6 +42,20 @@ public final class ConfigSchema {
      * @throws ConfigException listing every problem
      */
     public Config load(Map<String, Object> tree, Map<String, String> overrides) {
+        return load(tree, overrides, System::getenv);
+    }
+
+    /**
+     * Validates a configuration, resolving {@link ValueReference}s ({@code ${env:NAME}}, {@code
+     * ${file:/path}}) once, here, for every program that reads settings: a value that came from a
+     * reference is shown in errors as the reference, never as what it resolved to.
+     *
+     * @param environment the environment variables {@code ${env:NAME}} reads
+     */
+    public Config load(
+            Map<String, Object> tree,
+            Map<String, String> overrides,
+            UnaryOperator<String> environment) {
         Map<String, Object> raw = new HashMap<>();
         List<String> problems = new ArrayList<>();
         flatten("", tree, raw, problems);
@@ -50,18 +65,38 @@ public final class ConfigSchema {
                 problems.add("unknown key: path=" + path + closest(path));
             }
         }
+        Map<String, String> shownAs = new HashMap<>();
+        for (Map.Entry<String, Object> entry : raw.entrySet()) {
+            ConfigKey<?> key = byPath.get(entry.getKey());
+            if (key != null) {
+                entry.setValue(
+                        ReferenceResolution.resolve(
+                                key, entry.getValue(), environment, shownAs, problems));
+            }
+        }
         Map<String, Object> values = new HashMap<>();
         for (ConfigKey<?> key : keys) {
-            parse(key, raw.get(key.path()), values, problems);
+            Object value = raw.get(key.path());
+            if (value != ReferenceResolution.UNRESOLVED) {
+                parse(key, value, shownAs.get(key.path()), values, problems);
+            }
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new Config(this, values);
+        return new Config(this, values, shownAs);
     }
 
+    /**
+     * @param shownAs the text errors show instead of the value (the reference it came from), or
+     *     null to show the value itself
+     */
     private static <T> void parse(
-            ConfigKey<T> key, Object raw, Map<String, Object> values, List<String> problems) {
+            ConfigKey<T> key,
+            Object raw,
+            String shownAs,
+            Map<String, Object> values,
+            List<String> problems) {
         if (raw == null) {
             if (key.isRequired()) {
                 problems.add("missing required key: path=" + key.path() + " (" + key.doc() + ")");
@@ -78,7 +113,7 @@ public final class ConfigSchema {
                     "bad value: path="
                             + key.path()
                             + ", value="
-                            + shown(key, raw)
+                            + shown(key, raw, shownAs)
                             + ": "
                             + e.getMessage()
                             + " ("
@@ -91,7 +126,7 @@ public final class ConfigSchema {
                     "bad value: path="
                             + key.path()
                             + ", value="
-                            + shown(key, raw)
+                            + shown(key, raw, shownAs)
                             + ": must be "
                             + key.rule());
             return;
@@ -99,7 +134,10 @@ public final class ConfigSchema {
         values.put(key.path(), value);
     }
 
-    private static String shown(ConfigKey<?> key, Object raw) {
+    private static String shown(ConfigKey<?> key, Object raw, String shownAs) {
+        if (shownAs != null) {
+            return shownAs;
+        }
         return key.secret() ? "****" : String.valueOf(raw);
     }
 

@@ -10,6 +10,7 @@ import io.changegrid.config.ConfigException;
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
+import io.changegrid.config.tls.DatabaseTlsKeys;
 import io.changegrid.consumer.config.ConsumerSettings;
 import io.changegrid.consumer.group.config.GroupSettings;
 import io.changegrid.policy.conflict.ConflictResolver;
@@ -154,11 +155,17 @@ public final class ApplierSettings {
                             v -> v.equalsIgnoreCase("stop") || v.equalsIgnoreCase("park"),
                             "stop or park");
 
+    /** TLS to the target: the shape every fetcher and applier shares. */
+    public static final DatabaseTlsKeys TARGET_TLS =
+            DatabaseTlsKeys.under("target", "the target database");
+
     private static final List<ConfigKey<?>> OWN =
             List.of(
                     TARGET_URL,
                     TARGET_USER,
                     TARGET_PASSWORD,
+                    TARGET_TLS.mode(),
+                    TARGET_TLS.caFile(),
                     TARGET_SCHEMA,
                     TARGET_CREATE_TABLES,
                     TARGET_CHECKPOINT_TABLE,
@@ -261,6 +268,7 @@ public final class ApplierSettings {
                     .mode(ApplyMode.valueOf(config.get(APPLY_MODE).toUpperCase(Locale.ROOT)))
                     .conflicts(conflicts(config, rejections))
                     .parkRefusedTables(config.get(APPLY_REFUSED_ROWS).equalsIgnoreCase("park"))
+                    .tls(TARGET_TLS.from(config))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException(List.of(e.getMessage()));

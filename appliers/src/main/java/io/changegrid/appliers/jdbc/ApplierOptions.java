@@ -3,6 +3,7 @@ package io.changegrid.appliers.jdbc;
 import io.changegrid.appliers.batch.LaneRouter;
 import io.changegrid.appliers.schema.SchemaChangeMode;
 import io.changegrid.appliers.schema.WriteOrder;
+import io.changegrid.config.tls.DatabaseTls;
 import io.changegrid.policy.conflict.ConflictResolver;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,7 @@ import java.util.function.LongSupplier;
  * @param parkRefusedTables whether a table whose change the target refuses for good is parked (its
  *     changes recorded in the dead-letter table, the other tables flowing) instead of the applier
  *     stopping
+ * @param tls TLS to the target
  */
 public record ApplierOptions(
         String url,
@@ -53,7 +55,8 @@ public record ApplierOptions(
         LongSupplier epoch,
         ConflictResolver conflicts,
         ApplyMode mode,
-        boolean parkRefusedTables) {
+        boolean parkRefusedTables,
+        DatabaseTls tls) {
 
     public static Builder builder(String url) {
         return new Builder(url);
@@ -82,7 +85,8 @@ public record ApplierOptions(
                 Objects.requireNonNull(ownerEpoch, "ownerEpoch"),
                 conflicts,
                 mode,
-                parkRefusedTables);
+                parkRefusedTables,
+                tls);
     }
 
     /**
@@ -124,6 +128,7 @@ public record ApplierOptions(
         private ConflictResolver conflicts;
         private ApplyMode mode = ApplyMode.STATEMENT;
         private boolean parkRefusedTables;
+        private DatabaseTls tls = DatabaseTls.PREFERRED;
 
         private Builder(String url) {
             this.url = url;
@@ -203,6 +208,12 @@ public record ApplierOptions(
             return this;
         }
 
+        /** TLS to the target; default {@link DatabaseTls#PREFERRED}, as the drivers' own. */
+        public Builder tls(DatabaseTls tls) {
+            this.tls = tls;
+            return this;
+        }
+
         /**
          * @throws IllegalArgumentException listing every invalid setting
          */
@@ -263,7 +274,8 @@ public record ApplierOptions(
                     Objects.requireNonNull(epoch, "epoch"),
                     conflicts,
                     Objects.requireNonNull(mode, "mode"),
-                    parkRefusedTables);
+                    parkRefusedTables,
+                    Objects.requireNonNull(tls, "tls"));
         }
     }
 
@@ -299,6 +311,8 @@ public record ApplierOptions(
                 + mode
                 + ", parkRefusedTables="
                 + parkRefusedTables
+                + ", tls="
+                + tls
                 + "]";
     }
 }

@@ -1,8 +1,8 @@
 package io.changegrid.appliers.jdbc;
 
 import io.changegrid.appliers.dialect.Dialect;
+import io.changegrid.config.tls.TlsConnections;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
 
@@ -26,7 +26,7 @@ final class TargetConnections {
         if (options.password() != null) {
             properties.setProperty("password", options.password());
         }
-        Connection connection = DriverManager.getConnection(options.url(), properties);
+        Connection connection = TlsConnections.open(options.url(), properties, options.tls());
         try {
             dialect.prepareSession(connection);
         } catch (SQLException e) {

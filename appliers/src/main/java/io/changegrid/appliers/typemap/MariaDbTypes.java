@@ -132,6 +132,9 @@ public final class MariaDbTypes implements TypeMapper {
 
     @Override
     public String refusal(Column column) {
+        if (isForged(column)) {
+            return "not a MariaDB/MySQL column type (refused before it reaches DDL)";
+        }
         return column.type() == ValueType.TIMESTAMP_TZ
                 ? "MySQL's TIMESTAMP and DATETIME keep no time zone offset"
                 : "no MariaDB/MySQL type";
@@ -139,7 +142,7 @@ public final class MariaDbTypes implements TypeMapper {
 
     @Override
     public TargetColumn map(Column column) {
-        if (column.type() == ValueType.TIMESTAMP_TZ) {
+        if (column.type() == ValueType.TIMESTAMP_TZ || isForged(column)) {
             return null;
         }
         String declaration = declaration(column);
@@ -302,6 +305,16 @@ public final class MariaDbTypes implements TypeMapper {
             throw new ValueNotRepresentableException(
                     e.getMessage() + ", column=" + column.name(), "'" + text + "'");
         }
+    }
+
+    /**
+     * Whether the relay-supplied type is one {@link #declaration} would paste into DDL as a MySQL
+     * declaration without it being one ({@link MySqlTypeGrammar}): other sources' types, which get
+     * the widest type instead, never reach DDL as sent.
+     */
+    private static boolean isForged(Column column) {
+        SourceType type = SourceType.parse(column.sourceType());
+        return isMySqlDeclaration(column, type) && !MySqlTypeGrammar.matches(column.sourceType());
     }
 
     private static String declaration(Column column) {

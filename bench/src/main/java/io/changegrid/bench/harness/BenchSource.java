@@ -68,15 +68,18 @@ public final class BenchSource implements AutoCloseable {
                 throw new IllegalArgumentException(
                         "--source must be host:port: value=" + options.source);
             }
+            String password =
+                    io.changegrid.config.ValueReference.resolveOption(
+                            "--source-password", options.password);
             source =
                     new BenchSource(
                             null,
                             options.source.substring(0, colon),
                             Integer.parseInt(options.source.substring(colon + 1)),
                             options.user,
-                            options.password,
+                            password,
                             options.user,
-                            options.password,
+                            password,
                             options.database());
         } else {
             Path binlog = binlogDirectory(options, binlogBytes);

@@ -21,7 +21,13 @@ public final class SourceOptions {
                             + " and the right to create --database. Default: ${DEFAULT-VALUE}.")
     String user = "root";
 
-    @Option(names = "--source-password", description = "Password of --source-user.")
+    @Option(
+            names = "--source-password",
+            description =
+                    "Password of --source-user, best as a $${env:NAME} or $${file:/path} reference"
+                            + " (a literal is visible in ps). Default: environment variable"
+                            + " CHANGEGRID_SOURCE_PASSWORD, else empty.",
+            defaultValue = "${env:CHANGEGRID_SOURCE_PASSWORD:-}")
     String password = "";
 
     @Option(

@@ -53,7 +53,9 @@ public final class RelayProcess implements AutoCloseable {
             throws IOException {
         Path config = work.resolve("relay-" + index + ".yaml");
         // JSON is YAML too: written by Jackson, no hand-made quoting.
-        Files.writeString(config, ResultFile.toText(config(source, from, plan, index, port, work)));
+        // It holds the source password: owner-only, 0600.
+        io.changegrid.config.PrivateFile.write(
+                config, ResultFile.toText(config(source, from, plan, index, port, work)));
         List<String> jvm = new ArrayList<>();
         jvm.add("-XX:MaxDirectMemorySize=" + (plan.bufferBytes() + (256L << 20)));
         for (String option : plan.javaOptions()) {

@@ -115,7 +115,8 @@ public final class GroupConsumer implements AutoCloseable {
             throws Exception {
         GroupConfig group = configs.group();
         ZooKeeperSession zooKeeper =
-                ZooKeeperSession.open(group.zooKeeper(), group.sessionTimeout());
+                ZooKeeperSession.open(
+                        group.zooKeeper(), group.sessionTimeout(), group.credentials());
         GroupConsumer consumer = new GroupConsumer(configs, callbacks, zooKeeper);
         try {
             consumer.join();

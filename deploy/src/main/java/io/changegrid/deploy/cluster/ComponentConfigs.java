@@ -1,8 +1,8 @@
 package io.changegrid.deploy.cluster;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.changegrid.config.PrivateFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -81,7 +81,8 @@ final class ComponentConfigs {
         StringBuilder yaml = new StringBuilder("# written by deploy/bin/local-cluster.sh\n");
         settings.forEach(
                 (key, value) -> yaml.append(key).append(": ").append(scalar(value)).append('\n'));
-        Files.writeString(file, yaml, StandardCharsets.UTF_8);
+        // A relay's file holds the source password: owner-only, 0600.
+        PrivateFile.write(file, yaml);
         return file;
     }
 

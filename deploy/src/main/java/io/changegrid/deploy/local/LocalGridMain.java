@@ -3,6 +3,7 @@ package io.changegrid.deploy.local;
 import io.changegrid.appliers.jdbc.ApplierOptions;
 import io.changegrid.appliers.jdbc.JdbcApplier;
 import io.changegrid.config.Config;
+import io.changegrid.config.ValueReference;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.ConsumerStatus;
 import io.changegrid.consumer.api.CheckpointStore;
@@ -93,7 +94,11 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
 
     @Option(
             names = "--source-password",
-            description = "Password of --source-user.",
+            description =
+                    "Password of --source-user, best as a $${env:NAME} or $${file:/path} reference"
+                            + " (a literal is visible in ps). Default: environment variable"
+                            + " CHANGEGRID_SOURCE_PASSWORD, else empty.",
+            defaultValue = "${env:CHANGEGRID_SOURCE_PASSWORD:-}",
             interactive = false)
     String sourcePassword = "";
 
@@ -125,7 +130,11 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
 
     @Option(
             names = "--target-password",
-            description = "Password of --target-user.",
+            description =
+                    "Password of --target-user, best as a $${env:NAME} or $${file:/path} reference"
+                            + " (a literal is visible in ps). Default: environment variable"
+                            + " CHANGEGRID_TARGET_PASSWORD, else empty.",
+            defaultValue = "${env:CHANGEGRID_TARGET_PASSWORD:-}",
             interactive = false)
     String targetPassword = "";
 
@@ -145,7 +154,11 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
     public Integer call() throws Exception {
         Optional<QuickstartTarget> wanted;
         try {
-            wanted = QuickstartTarget.parse(target, targetUser, targetPassword);
+            wanted =
+                    QuickstartTarget.parse(
+                            target,
+                            targetUser,
+                            ValueReference.resolveOption("--target-password", targetPassword));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             return 2;
@@ -190,7 +203,11 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                                         source == null
                                                 ? null
                                                 : SourceAddress.parse(
-                                                        source, sourceUser, sourcePassword));
+                                                        source,
+                                                        sourceUser,
+                                                        ValueReference.resolveOption(
+                                                                "--source-password",
+                                                                sourcePassword)));
                 Connection load = localSource.connect();
                 LocalConsole console = consolePort < 0 ? null : LocalConsole.start(consolePort)) {
             DemoLoad.createSchema(load, localSource.dialect());

@@ -63,7 +63,8 @@ public final class LocalSourceMain implements Callable<Integer> {
         properties.setProperty("rootPassword", server.rootPassword());
         StringWriter text = new StringWriter();
         properties.store(text, "private MariaDB of a local grid");
-        LocalZooKeeperMain.writeAtomically(directory.resolve(PROPERTIES_FILE), text.toString());
+        // The replication and root passwords: readable by this user only.
+        io.changegrid.config.PrivateFile.write(directory.resolve(PROPERTIES_FILE), text.toString());
         System.out.println("source ready: " + server.host() + ":" + server.port());
         stopped.await();
         return 0;

@@ -2,6 +2,7 @@ package io.changegrid.protocol.zookeeper;
 
 import java.io.IOException;
 import java.time.Duration;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 
 /**
@@ -26,20 +27,38 @@ public final class ZooKeeperChroot {
 
     /**
      * Creates the chroot of {@code connectString} and its missing parents as persistent empty
-     * nodes; does nothing if it has none or they exist.
+     * nodes that every principal may create children under ({@link ZooKeeperAcls#shared}); does
+     * nothing if it has none or they exist.
      *
+     * @param credentials the creating relay's or member's digest credentials, or null for none
      * @return whether the connect string has a chroot
      * @throws IOException if no server answered within {@code timeout}
      */
-    public static boolean create(String connectString, Duration timeout)
+    public static boolean create(
+            String connectString, Duration timeout, ZooKeeperCredentials credentials)
             throws IOException, KeeperException, InterruptedException {
         String chroot = of(connectString);
         if (chroot.isEmpty()) {
             return false;
         }
         String servers = connectString.substring(0, connectString.indexOf('/'));
-        try (ZooKeeperSession session = ZooKeeperSession.open(servers, timeout)) {
-            session.createPath(chroot);
+        try (ZooKeeperSession session = ZooKeeperSession.open(servers, timeout, credentials)) {
+            int next = 0;
+            while (next >= 0) {
+                next = chroot.indexOf('/', next + 1);
+                String prefix = next < 0 ? chroot : chroot.substring(0, next);
+                try {
+                    session.call(
+                            zk ->
+                                    zk.create(
+                                            prefix,
+                                            new byte[0],
+                                            ZooKeeperAcls.shared(credentials),
+                                            CreateMode.PERSISTENT));
+                } catch (KeeperException.NodeExistsException e) {
+                    // Made by another relay or member, or earlier: it is there.
+                }
+            }
         }
         return true;
     }

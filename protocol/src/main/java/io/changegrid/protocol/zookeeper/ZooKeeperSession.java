@@ -11,8 +11,8 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +32,9 @@ import org.slf4j.LoggerFactory;
  * conditional (a version check) see that as a version conflict, and tell it apart by reading the
  * node back.
  *
+ * <p>With {@link ZooKeeperCredentials} every handle authenticates ({@code digest}) before its first
+ * operation, and {@link #acl} gives the ACL of a node this session creates ({@link ZooKeeperAcls}).
+ *
  * <p>Threading: thread-safe. Listeners run on one thread of their own ({@code zookeeper-events}),
  * never on ZooKeeper's event thread, so they may block on ZooKeeper calls.
  */
@@ -48,6 +51,7 @@ public final class ZooKeeperSession implements AutoCloseable {
 
     private final String connectString;
     private final int sessionTimeoutMillis;
+    private final ZooKeeperCredentials credentials; // null: no authentication
     private final List<Runnable> newSessionListeners = new CopyOnWriteArrayList<>();
     private final List<Runnable> everySessionListeners = new CopyOnWriteArrayList<>();
     private final ExecutorService events;
@@ -58,8 +62,10 @@ public final class ZooKeeperSession implements AutoCloseable {
     private boolean connected; // guarded by lock
     private boolean closed; // guarded by lock
 
-    private ZooKeeperSession(String connectString, Duration sessionTimeout) {
+    private ZooKeeperSession(
+            String connectString, Duration sessionTimeout, ZooKeeperCredentials credentials) {
         this.connectString = connectString;
+        this.credentials = credentials;
         this.sessionTimeoutMillis = Math.toIntExact(sessionTimeout.toMillis());
         this.events =
                 Executors.newSingleThreadExecutor(
@@ -78,7 +84,19 @@ public final class ZooKeeperSession implements AutoCloseable {
      */
     public static ZooKeeperSession open(String connectString, Duration sessionTimeout)
             throws IOException, InterruptedException {
-        ZooKeeperSession session = start(connectString, sessionTimeout);
+        return open(connectString, sessionTimeout, null);
+    }
+
+    /**
+     * As {@link #open(String, Duration)}, authenticated with {@code credentials} in every session,
+     * and creating nodes with {@link ZooKeeperAcls}.
+     *
+     * @param credentials digest credentials, or null for none
+     */
+    public static ZooKeeperSession open(
+            String connectString, Duration sessionTimeout, ZooKeeperCredentials credentials)
+            throws IOException, InterruptedException {
+        ZooKeeperSession session = start(connectString, sessionTimeout, credentials);
         if (!session.awaitConnected(System.nanoTime() + sessionTimeout.toNanos())) {
             session.close();
             throw new IOException(
@@ -98,7 +116,17 @@ public final class ZooKeeperSession implements AutoCloseable {
      * @throws IllegalArgumentException if the connect string is malformed
      */
     public static ZooKeeperSession start(String connectString, Duration sessionTimeout) {
-        ZooKeeperSession session = new ZooKeeperSession(connectString, sessionTimeout);
+        return start(connectString, sessionTimeout, null);
+    }
+
+    /**
+     * As {@link #start(String, Duration)}, authenticated with {@code credentials} in every session.
+     *
+     * @param credentials digest credentials, or null for none
+     */
+    public static ZooKeeperSession start(
+            String connectString, Duration sessionTimeout, ZooKeeperCredentials credentials) {
+        ZooKeeperSession session = new ZooKeeperSession(connectString, sessionTimeout, credentials);
         synchronized (session.lock) {
             session.handle = session.newHandle();
         }
@@ -200,6 +228,16 @@ public final class ZooKeeperSession implements AutoCloseable {
         }
     }
 
+    /** The digest credentials every session of this one authenticates with, or null for none. */
+    public ZooKeeperCredentials credentials() {
+        return credentials;
+    }
+
+    /** The ACL a node at {@code path} is created with by this session ({@link ZooKeeperAcls}). */
+    public List<ACL> acl(String path) {
+        return ZooKeeperAcls.forPath(path, credentials);
+    }
+
     /** Creates {@code path} and its missing parents as persistent empty nodes. */
     public void createPath(String path) throws KeeperException, InterruptedException {
         int next = 0;
@@ -207,13 +245,7 @@ public final class ZooKeeperSession implements AutoCloseable {
             next = path.indexOf('/', next + 1);
             String prefix = next < 0 ? path : path.substring(0, next);
             try {
-                call(
-                        zk ->
-                                zk.create(
-                                        prefix,
-                                        new byte[0],
-                                        ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                                        CreateMode.PERSISTENT));
+                call(zk -> zk.create(prefix, new byte[0], acl(prefix), CreateMode.PERSISTENT));
             } catch (KeeperException.NodeExistsException e) {
                 // Made by another member, or by a retried create: either way it is there.
             }
@@ -272,6 +304,10 @@ public final class ZooKeeperSession implements AutoCloseable {
         HandleWatcher watcher = new HandleWatcher(generations++);
         try {
             ZooKeeper zooKeeper = new ZooKeeper(connectString, sessionTimeoutMillis, watcher);
+            if (credentials != null) {
+                // Sent with the connection, and again by the client on every reconnect.
+                zooKeeper.addAuthInfo(ZooKeeperCredentials.SCHEME, credentials.authInfo());
+            }
             currentWatcher = watcher;
             return zooKeeper;
         } catch (IOException e) {

@@ -19,6 +19,6 @@ class ZooKeeperChrootTest {
         assertThat(ZooKeeperChroot.of("zk1:2181,zk2:2181")).isEmpty();
         assertThat(ZooKeeperChroot.of("zk1:2181/")).isEmpty();
         // Nothing to create, so no server is asked.
-        assertThat(ZooKeeperChroot.create("127.0.0.1:1", Duration.ofMillis(1))).isFalse();
+        assertThat(ZooKeeperChroot.create("127.0.0.1:1", Duration.ofMillis(1), null)).isFalse();
     }
 }

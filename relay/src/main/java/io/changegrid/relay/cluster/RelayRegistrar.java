@@ -7,6 +7,7 @@ import io.changegrid.policy.select.TablePattern;
 import io.changegrid.protocol.RelayRegistration;
 import io.changegrid.protocol.RelaySelection;
 import io.changegrid.protocol.zookeeper.ZooKeeperChroot;
+import io.changegrid.protocol.zookeeper.ZooKeeperCredentials;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
@@ -23,7 +24,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -82,7 +82,23 @@ public final class RelayRegistrar implements AutoCloseable {
      */
     public static RelayRegistrar start(
             String connectString, Duration sessionTimeout, RelayRegistration registration) {
-        ZooKeeperSession session = ZooKeeperSession.start(connectString, sessionTimeout);
+        return start(connectString, sessionTimeout, registration, null);
+    }
+
+    /**
+     * As {@link #start(String, Duration, RelayRegistration)}, authenticated as the relays'
+     * principal, whose registration nodes only it can write ({@link
+     * io.changegrid.protocol.zookeeper.ZooKeeperAcls}).
+     *
+     * @param credentials the relays' digest credentials, or null for none
+     */
+    public static RelayRegistrar start(
+            String connectString,
+            Duration sessionTimeout,
+            RelayRegistration registration,
+            ZooKeeperCredentials credentials) {
+        ZooKeeperSession session =
+                ZooKeeperSession.start(connectString, sessionTimeout, credentials);
         RelayRegistrar registrar = new RelayRegistrar(session, registration);
         session.onEverySession(() -> registrar.submit(registrar::sessionStarted));
         return registrar;
@@ -127,7 +143,12 @@ public final class RelayRegistrar implements AutoCloseable {
                         selections(configuration.plan()));
         try {
             return start(
-                    zooKeeper, config.get(RelaySettings.CLUSTER_SESSION_TIMEOUT), registration);
+                    zooKeeper,
+                    config.get(RelaySettings.CLUSTER_SESSION_TIMEOUT),
+                    registration,
+                    ZooKeeperCredentials.of(
+                            config.get(RelaySettings.CLUSTER_AUTH.user()),
+                            config.get(RelaySettings.CLUSTER_AUTH.password())));
         } catch (IllegalArgumentException e) {
             LOG.error(
                     "relay not registered, bad ZooKeeper connect string: cluster.zookeeper={}, error={}",
@@ -254,6 +275,10 @@ public final class RelayRegistrar implements AutoCloseable {
             retryLater(attemptRound);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // A task of the work thread's executor would swallow it: say it, and keep trying.
+            LOG.error("relay registration failed, trying again: path={}", registration.path(), e);
+            retryLater(attemptRound);
         }
     }
 
@@ -270,7 +295,7 @@ public final class RelayRegistrar implements AutoCloseable {
                 zooKeeper.create(
                         registration.path(),
                         data,
-                        ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                        session.acl(registration.path()),
                         CreateMode.EPHEMERAL);
                 return zooKeeper.getSessionId();
             } catch (KeeperException.NodeExistsException e) {
@@ -290,7 +315,8 @@ public final class RelayRegistrar implements AutoCloseable {
     private void createChroot() {
         String connectString = session.connectString();
         try {
-            if (ZooKeeperChroot.create(connectString, session.sessionTimeout())) {
+            if (ZooKeeperChroot.create(
+                    connectString, session.sessionTimeout(), session.credentials())) {
                 LOG.info("ZooKeeper chroot present: {}", ZooKeeperChroot.of(connectString));
             }
         } catch (IOException | KeeperException e) {
@@ -331,8 +357,7 @@ public final class RelayRegistrar implements AutoCloseable {
             next = parent.indexOf('/', next + 1);
             String prefix = next < 0 ? parent : parent.substring(0, next);
             try {
-                zooKeeper.create(
-                        prefix, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                zooKeeper.create(prefix, new byte[0], session.acl(prefix), CreateMode.PERSISTENT);
             } catch (KeeperException.NodeExistsException e) {
                 // Made by another relay, or earlier by this one.
             }

@@ -5,6 +5,7 @@ import io.changegrid.config.ConfigException;
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
+import io.changegrid.config.ZooKeeperAuthKeys;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.FetcherProviders;
 import java.nio.file.Path;
@@ -173,6 +174,10 @@ public final class RelaySettings {
                     .validatedBy(
                             v -> v.isEmpty() || v.matches("http://[^/?#\\s]+(:\\d+)?/?"),
                             "empty or http://host:port");
+
+    /** The relays' ZooKeeper credentials: their registrations are theirs alone to write. */
+    public static final ZooKeeperAuthKeys CLUSTER_AUTH = ZooKeeperAuthKeys.forRole("the relays");
+
     public static final ConfigKey<Duration> CLUSTER_SESSION_TIMEOUT =
             ConfigKey.of(
                             "cluster.sessionTimeout",
@@ -206,7 +211,9 @@ public final class RelaySettings {
                     HTTP_MAX_PARKED_POLLS,
                     CLUSTER_ZOOKEEPER,
                     CLUSTER_ADVERTISED_URL,
-                    CLUSTER_SESSION_TIMEOUT);
+                    CLUSTER_SESSION_TIMEOUT,
+                    CLUSTER_AUTH.user(),
+                    CLUSTER_AUTH.password());
 
     private RelaySettings() {}
 

@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -139,13 +138,7 @@ public final class GroupCheckpoints {
     /** Creates the node; false if it exists and was not made by this call. */
     private boolean create(String path, byte[] data) throws KeeperException, InterruptedException {
         try {
-            zooKeeper.call(
-                    zk ->
-                            zk.create(
-                                    path,
-                                    data,
-                                    ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                                    CreateMode.PERSISTENT));
+            zooKeeper.call(zk -> zk.create(path, data, zooKeeper.acl(path), CreateMode.PERSISTENT));
             return true;
         } catch (KeeperException.NodeExistsException e) {
             // Either another member's claim, or this create applied before a lost connection.

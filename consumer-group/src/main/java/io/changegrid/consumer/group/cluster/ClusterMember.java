@@ -73,7 +73,8 @@ public final class ClusterMember implements AutoCloseable {
             PartitionListener listener)
             throws Exception {
         String cluster = GroupLayout.clusterName(config.group());
-        if (ZooKeeperChroot.create(config.zooKeeper(), config.sessionTimeout())) {
+        if (ZooKeeperChroot.create(
+                config.zooKeeper(), config.sessionTimeout(), config.credentials())) {
             LOG.info("ZooKeeper chroot present: {}", ZooKeeperChroot.of(config.zooKeeper()));
         }
         GroupClusterSetup.ensure(config.zooKeeper(), cluster, config.partitions());

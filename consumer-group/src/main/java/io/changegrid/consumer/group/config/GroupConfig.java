@@ -5,6 +5,7 @@ import static io.changegrid.consumer.group.config.GroupSettings.*;
 
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
+import io.changegrid.protocol.zookeeper.ZooKeeperCredentials;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.List;
  * @param relaySource the source whose registered relays are used when no relays are configured
  * @param statusHost the status endpoint's address
  * @param statusPort the status endpoint's port; -1 for none, 0 for any free port
+ * @param credentials the group's ZooKeeper credentials, or null for none
  */
 public record GroupConfig(
         String zooKeeper,
@@ -33,7 +35,32 @@ public record GroupConfig(
         Duration sessionTimeout,
         int relaySource,
         String statusHost,
-        int statusPort) {
+        int statusPort,
+        ZooKeeperCredentials credentials) {
+
+    /** Settings without ZooKeeper authentication. */
+    public GroupConfig(
+            String zooKeeper,
+            String group,
+            String instance,
+            int partitions,
+            int quorum,
+            Duration sessionTimeout,
+            int relaySource,
+            String statusHost,
+            int statusPort) {
+        this(
+                zooKeeper,
+                group,
+                instance,
+                partitions,
+                quorum,
+                sessionTimeout,
+                relaySource,
+                statusHost,
+                statusPort,
+                null);
+    }
 
     /** Whether the settings make this consumer a group member ({@code cluster.zookeeper} set). */
     public static boolean isMember(Config config) {
@@ -76,7 +103,9 @@ public record GroupConfig(
                 config.get(CLUSTER_SESSION_TIMEOUT),
                 config.get(CLUSTER_RELAY_SOURCE),
                 config.get(CLUSTER_STATUS_HOST),
-                config.get(CLUSTER_STATUS_PORT));
+                config.get(CLUSTER_STATUS_PORT),
+                ZooKeeperCredentials.of(
+                        config.get(CLUSTER_AUTH.user()), config.get(CLUSTER_AUTH.password())));
     }
 
     /** {@code host-pid}: unique on a network, though not stable across restarts. */

@@ -3,6 +3,7 @@ package io.changegrid.consumer.group.config;
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
+import io.changegrid.config.ZooKeeperAuthKeys;
 import io.changegrid.consumer.config.ConsumerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,6 +66,11 @@ public final class GroupSettings {
                                     v.compareTo(Duration.ofSeconds(1)) >= 0
                                             && v.compareTo(Duration.ofMinutes(10)) <= 0,
                             "1s..10m");
+
+    /** The group's ZooKeeper credentials: its checkpoints and epochs are its alone to write. */
+    public static final ZooKeeperAuthKeys CLUSTER_AUTH =
+            ZooKeeperAuthKeys.forRole("this consumer group's members");
+
     public static final ConfigKey<Integer> CLUSTER_RELAY_SOURCE =
             ConfigKey.of(
                             "cluster.relaySource",
@@ -104,7 +110,9 @@ public final class GroupSettings {
                         CLUSTER_SESSION_TIMEOUT,
                         CLUSTER_RELAY_SOURCE,
                         CLUSTER_STATUS_HOST,
-                        CLUSTER_STATUS_PORT));
+                        CLUSTER_STATUS_PORT,
+                        CLUSTER_AUTH.user(),
+                        CLUSTER_AUTH.password()));
         return new ConfigSchema(keys);
     }
 }

@@ -41,6 +41,7 @@ final class BinlogClientFactory {
         client.setBinlogFilename(position.file());
         client.setBinlogPosition(position.offset());
         client.setEventDeserializer(deserializer(skippedTables));
+        BinlogTls.configure(client, config.tls());
         return client;
     }
 

@@ -13,10 +13,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,10 +92,7 @@ public final class BinlogFetcher implements Fetcher {
             throws SQLException, IOException {
         Files.createDirectories(stateDirectory);
         Path historyFile = stateDirectory.resolve(HISTORY_FILE);
-        Properties credentials = new Properties();
-        credentials.setProperty("user", config.user());
-        credentials.setProperty("password", config.password());
-        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), credentials)) {
+        try (Connection connection = config.connect()) {
             SourceChecks.run(connection, config.serverId());
             CascadingForeignKeys.warn(connection, config.capture());
             if (resumePosition != null) {

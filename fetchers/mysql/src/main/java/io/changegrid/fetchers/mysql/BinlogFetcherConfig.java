@@ -1,11 +1,16 @@
 package io.changegrid.fetchers.mysql;
 
+import io.changegrid.config.tls.DatabaseTls;
+import io.changegrid.config.tls.TlsConnections;
 import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.policy.capture.TableFilter;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -28,6 +33,7 @@ import java.util.Set;
  * @param maxTransactionBytes the largest transaction (encoded) the relay can publish whole
  * @param ddlSkip digests ({@link DdlDigest}) of DDL statements the tracker cannot understand that
  *     the operator chose to skip, their tables' schemas read from the source instead
+ * @param tls TLS to the source, for the binlog connection and the JDBC ones alike
  */
 public record BinlogFetcherConfig(
         String host,
@@ -43,7 +49,42 @@ public record BinlogFetcherConfig(
         Duration connectTimeout,
         Duration reconnectBackoffMax,
         int maxTransactionBytes,
-        Set<String> ddlSkip) {
+        Set<String> ddlSkip,
+        DatabaseTls tls) {
+
+    /** A configuration with TLS as the server prefers ({@link DatabaseTls#PREFERRED}). */
+    public BinlogFetcherConfig(
+            String host,
+            int port,
+            String user,
+            String password,
+            long serverId,
+            int sourceId,
+            TableFilter capture,
+            CapturePlan plan,
+            StartPosition start,
+            Duration heartbeatInterval,
+            Duration connectTimeout,
+            Duration reconnectBackoffMax,
+            int maxTransactionBytes,
+            Set<String> ddlSkip) {
+        this(
+                host,
+                port,
+                user,
+                password,
+                serverId,
+                sourceId,
+                capture,
+                plan,
+                start,
+                heartbeatInterval,
+                connectTimeout,
+                reconnectBackoffMax,
+                maxTransactionBytes,
+                ddlSkip,
+                DatabaseTls.PREFERRED);
+    }
 
     /** A configuration that skips no DDL. */
     public BinlogFetcherConfig(
@@ -74,7 +115,8 @@ public record BinlogFetcherConfig(
                 connectTimeout,
                 reconnectBackoffMax,
                 maxTransactionBytes,
-                Set.of());
+                Set.of(),
+                DatabaseTls.PREFERRED);
     }
 
     public BinlogFetcherConfig {
@@ -124,6 +166,9 @@ public record BinlogFetcherConfig(
                                                     + digest));
             ddlSkip = Set.copyOf(ddlSkip.stream().map(d -> d.toLowerCase(Locale.ROOT)).toList());
         }
+        if (tls == null) {
+            problems.add("source.tls must be given");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(
                     "invalid fetcher configuration: " + String.join("; ", problems));
@@ -139,6 +184,14 @@ public record BinlogFetcherConfig(
     /** The JDBC URL of the source, for checks and schema snapshots. */
     public String jdbcUrl() {
         return "jdbc:mariadb://" + host + ":" + port + "/";
+    }
+
+    /** A JDBC connection to the source as {@link #user()}, with {@link #tls()}. */
+    public Connection connect() throws SQLException {
+        Properties credentials = new Properties();
+        credentials.setProperty("user", user);
+        credentials.setProperty("password", password);
+        return TlsConnections.open(jdbcUrl(), credentials, tls);
     }
 
     /** This configuration with the password masked, for logs. */
@@ -170,6 +223,8 @@ public record BinlogFetcherConfig(
                 + maxTransactionBytes
                 + ", ddlSkip="
                 + ddlSkip
+                + ", tls="
+                + tls
                 + "]";
     }
 }

@@ -68,7 +68,8 @@ public final class MySqlFetcherProvider implements FetcherProvider {
                 settings.get(MySqlSettings.CONNECT_TIMEOUT),
                 settings.get(MySqlSettings.BACKOFF_MAX),
                 context.maxTransactionBytes(),
-                skipped(settings, context.stateDirectory()));
+                skipped(settings, context.stateDirectory()),
+                MySqlSettings.TLS.from(settings));
     }
 
     private static Set<String> skipped(Config settings, Path stateDirectory) {

@@ -2,6 +2,7 @@ package io.changegrid.fetchers.mysql;
 
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ValueKind;
+import io.changegrid.config.tls.DatabaseTlsKeys;
 import java.time.Duration;
 import java.util.List;
 
@@ -77,6 +78,9 @@ public final class MySqlSettings {
                             v -> v.stream().allMatch(DdlDigest::isDigest),
                             "SHA-256 digests in hex, 64 characters each");
 
+    /** TLS to the source, for the binlog connection and the JDBC ones alike. */
+    public static final DatabaseTlsKeys TLS = DatabaseTlsKeys.under("source", "the source server");
+
     /** Every setting, in documentation order. */
     public static final List<ConfigKey<?>> KEYS =
             List.of(
@@ -89,7 +93,9 @@ public final class MySqlSettings {
                     HEARTBEAT,
                     CONNECT_TIMEOUT,
                     BACKOFF_MAX,
-                    DDL_SKIP);
+                    DDL_SKIP,
+                    TLS.mode(),
+                    TLS.caFile());
 
     private MySqlSettings() {}
 

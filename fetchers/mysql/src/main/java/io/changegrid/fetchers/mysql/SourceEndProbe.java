@@ -1,12 +1,10 @@
 package io.changegrid.fetchers.mysql;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,10 +49,7 @@ final class SourceEndProbe implements AutoCloseable {
     private BinlogPosition query() throws SQLException {
         if (connection == null || !connection.isValid((int) TimeUnit.SECONDS.toSeconds(2))) {
             closeQuietly();
-            Properties credentials = new Properties();
-            credentials.setProperty("user", config.user());
-            credentials.setProperty("password", config.password());
-            connection = DriverManager.getConnection(config.jdbcUrl(), credentials);
+            connection = config.connect();
         }
         try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SHOW MASTER STATUS")) {

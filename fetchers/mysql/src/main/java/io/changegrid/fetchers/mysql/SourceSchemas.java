@@ -3,9 +3,7 @@ package io.changegrid.fetchers.mysql;
 import io.changegrid.fetchers.mysql.schema.InformationSchemaReader;
 import io.changegrid.fetchers.mysql.schema.SchemaSnapshot;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.util.Properties;
 
 /**
  * Reads the source's schemas as they are now, on a connection of its own: for a skipped statement
@@ -28,10 +26,7 @@ final class SourceSchemas {
      * @throws FetchFailedException naming the source if it cannot be read
      */
     SchemaSnapshot read() {
-        Properties credentials = new Properties();
-        credentials.setProperty("user", config.user());
-        credentials.setProperty("password", config.password());
-        try (Connection connection = DriverManager.getConnection(config.jdbcUrl(), credentials)) {
+        try (Connection connection = config.connect()) {
             return new InformationSchemaReader().read(connection);
         } catch (SQLException e) {
             throw new FetchFailedException(

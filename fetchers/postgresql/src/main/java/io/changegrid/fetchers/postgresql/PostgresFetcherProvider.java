@@ -63,6 +63,7 @@ public final class PostgresFetcherProvider implements FetcherProvider {
                 context.sourceId(),
                 context.capture(),
                 context.plan(),
-                context.maxTransactionBytes());
+                context.maxTransactionBytes(),
+                PostgresSettings.TLS.from(settings));
     }
 }

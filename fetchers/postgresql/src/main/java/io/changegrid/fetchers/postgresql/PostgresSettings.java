@@ -2,6 +2,7 @@ package io.changegrid.fetchers.postgresql;
 
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ValueKind;
+import io.changegrid.config.tls.DatabaseTlsKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -99,6 +100,9 @@ public final class PostgresSettings {
                             "Longest wait between reconnection attempts.")
                     .validatedBy(v -> !v.isNegative() && !v.isZero(), "positive");
 
+    /** TLS to the source, for the catalog and the replication connections alike. */
+    public static final DatabaseTlsKeys TLS = DatabaseTlsKeys.under("source", "the source server");
+
     /** Every setting, in documentation order. */
     public static final List<ConfigKey<?>> KEYS =
             List.of(
@@ -114,7 +118,9 @@ public final class PostgresSettings {
                     HEARTBEAT,
                     STATUS_INTERVAL,
                     CONNECT_TIMEOUT,
-                    BACKOFF_MAX);
+                    BACKOFF_MAX,
+                    TLS.mode(),
+                    TLS.caFile());
 
     private PostgresSettings() {}
 

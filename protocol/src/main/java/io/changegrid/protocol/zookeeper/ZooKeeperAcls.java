@@ -1,0 +1,72 @@
+package io.changegrid.protocol.zookeeper;
+
+import io.changegrid.protocol.RelayRegistration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+
+/**
+ * The ACL of every node the grid creates itself, decided in one place.
+ *
+ * <p>Without credentials every node is open ({@code world:anyone}, all permissions), as before.
+ * With credentials a node belongs to the principal that made it ({@code auth} scheme: all
+ * permissions for the creator's digest identity) and anyone may read it: relays' registrations are
+ * written by the relays' principal, a group's checkpoints and epochs by that group's principal, and
+ * consumers read registrations without the relays' credentials. The shared roots ({@code
+ * /changegrid}, {@code /changegrid/relays}, {@code /changegrid/groups}) also let anyone create
+ * children, so that the first relay and each group can make their own subtree whoever made the
+ * root; a subtree, once made, is its creator's.
+ *
+ * <p>Reads are limited to authenticated clients by the server, not by these ACLs: {@code
+ * enforceAuthEnabled=true} with {@code enforce.auth.schemes=digest} (docs/security.md).
+ */
+public final class ZooKeeperAcls {
+
+    /** Roots every principal may create children under. */
+    static final Set<String> SHARED_ROOTS =
+            Set.of("/changegrid", RelayRegistration.RELAYS_ROOT, "/changegrid/groups");
+
+    private static final Id ANYONE = ZooDefs.Ids.ANYONE_ID_UNSAFE;
+    private static final Id CREATOR = ZooDefs.Ids.AUTH_IDS;
+
+    // Not List.of: the client's ACL check calls contains(null), which List.of refuses (NPE).
+    private static final List<ACL> OWNED =
+            Collections.unmodifiableList(
+                    Arrays.asList(
+                            new ACL(ZooDefs.Perms.ALL, CREATOR),
+                            new ACL(ZooDefs.Perms.READ, ANYONE)));
+
+    private static final List<ACL> SHARED =
+            Collections.unmodifiableList(
+                    Arrays.asList(
+                            new ACL(ZooDefs.Perms.ALL, CREATOR),
+                            new ACL(ZooDefs.Perms.READ | ZooDefs.Perms.CREATE, ANYONE)));
+
+    private ZooKeeperAcls() {}
+
+    /**
+     * The ACL to create {@code path} with.
+     *
+     * @param credentials the creating session's, or null for none
+     */
+    public static List<ACL> forPath(String path, ZooKeeperCredentials credentials) {
+        if (credentials == null) {
+            return ZooDefs.Ids.OPEN_ACL_UNSAFE;
+        }
+        return SHARED_ROOTS.contains(path) ? SHARED : OWNED;
+    }
+
+    /**
+     * The ACL of a node every principal may create children under: a connect string's chroot and
+     * its parents, made by whichever relay or member comes first ({@link ZooKeeperChroot}).
+     *
+     * @param credentials the creating session's, or null for none
+     */
+    public static List<ACL> shared(ZooKeeperCredentials credentials) {
+        return credentials == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : SHARED;
+    }
+}
