@@ -5,6 +5,7 @@ import static io.changegrid.consumer.group.config.GroupSettings.*;
 
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
+import io.changegrid.protocol.tls.TlsConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.util.List;
  * @param sessionTimeout the ZooKeeper session timeout of the member's sessions
  * @param relaySource the source whose registered relays are used when no relays are configured
  * @param statusHost the status endpoint's address
+ * @param statusTls TLS of the status endpoint ({@code cluster.status.tls.*})
  * @param statusPort the status endpoint's port; -1 for none, 0 for any free port
  */
 public record GroupConfig(
@@ -33,7 +35,36 @@ public record GroupConfig(
         Duration sessionTimeout,
         int relaySource,
         String statusHost,
-        int statusPort) {
+        int statusPort,
+        TlsConfig statusTls) {
+
+    public GroupConfig {
+        statusTls = statusTls == null ? TlsConfig.NONE : statusTls;
+    }
+
+    /** Settings whose status endpoint, if any, speaks plain HTTP. */
+    public GroupConfig(
+            String zooKeeper,
+            String group,
+            String instance,
+            int partitions,
+            int quorum,
+            Duration sessionTimeout,
+            int relaySource,
+            String statusHost,
+            int statusPort) {
+        this(
+                zooKeeper,
+                group,
+                instance,
+                partitions,
+                quorum,
+                sessionTimeout,
+                relaySource,
+                statusHost,
+                statusPort,
+                TlsConfig.NONE);
+    }
 
     /** Whether the settings make this consumer a group member ({@code cluster.zookeeper} set). */
     public static boolean isMember(Config config) {
@@ -76,7 +107,8 @@ public record GroupConfig(
                 config.get(CLUSTER_SESSION_TIMEOUT),
                 config.get(CLUSTER_RELAY_SOURCE),
                 config.get(CLUSTER_STATUS_HOST),
-                config.get(CLUSTER_STATUS_PORT));
+                config.get(CLUSTER_STATUS_PORT),
+                STATUS_TLS.read(config));
     }
 
     /** {@code host-pid}: unique on a network, though not stable across restarts. */

@@ -4,6 +4,7 @@ import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
 import io.changegrid.consumer.config.ConsumerSettings;
+import io.changegrid.protocol.tls.TlsSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,6 +89,9 @@ public final class GroupSettings {
                                     + " free port).")
                     .validatedBy(v -> v >= -1 && v < 65536, "-1..65535");
 
+    /** TLS of the status endpoint, {@code cluster.status.tls.*}: the shape every TLS end shares. */
+    public static final TlsSettings STATUS_TLS = TlsSettings.server("cluster.status.tls");
+
     /** Every key of a consumer process: the library's, then the group's. */
     public static final ConfigSchema SCHEMA = schema();
 
@@ -105,6 +109,7 @@ public final class GroupSettings {
                         CLUSTER_RELAY_SOURCE,
                         CLUSTER_STATUS_HOST,
                         CLUSTER_STATUS_PORT));
+        keys.addAll(STATUS_TLS.keys());
         return new ConfigSchema(keys);
     }
 }
