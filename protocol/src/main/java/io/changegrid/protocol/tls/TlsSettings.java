@@ -60,8 +60,9 @@ public final class TlsSettings {
                 file(
                         "keyStore",
                         "Instead of certificate and privateKey: a PKCS12 key store with "
-                                + (server ? "the server's" : "the client's")
-                                + " key and chain; re-read when it changes.");
+                                + (server
+                                        ? "the server's key and chain; re-read when it changes."
+                                        : "the client's key and chain; read at start."));
         this.keyStorePassword =
                 ConfigKey.of(
                                 prefix + ".keyStorePassword",

@@ -207,7 +207,8 @@ public final class RelaySettings {
                             ValueKind.STRING,
                             "",
                             "The base URL consumers reach this relay at, registered in ZooKeeper (empty:"
-                                    + " http://<http.host>:<port>, with the host name when http.host is 0.0.0.0).")
+                                    + " http://<http.host>:<port>, https:// with http.tls, with the host name when"
+                                    + " http.host is 0.0.0.0).")
                     .validatedBy(
                             v -> v.isEmpty() || v.matches("https?://[^/?#\\s]+(:\\d+)?/?"),
                             "empty or http(s)://host:port");
