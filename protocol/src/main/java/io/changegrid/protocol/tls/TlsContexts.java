@@ -65,6 +65,38 @@ public final class TlsContexts {
         }
     }
 
+    /**
+     * A JDK {@link javax.net.ssl.SSLContext} of a client's files, for {@code java.net.http} clients
+     * (the CLI): the trust store (or the JDK's CAs) and the client's key, if any.
+     *
+     * @throws IOException naming a file that cannot be read
+     */
+    public static javax.net.ssl.SSLContext jdkClient(TlsConfig tls) throws IOException {
+        try {
+            javax.net.ssl.KeyManager[] keys = null;
+            if (tls.hasKey()) {
+                var factory =
+                        javax.net.ssl.KeyManagerFactory.getInstance(
+                                javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+                factory.init(TlsMaterial.keyStore(tls), TlsMaterial.keyPassword(tls));
+                keys = factory.getKeyManagers();
+            }
+            javax.net.ssl.TrustManager[] trust = null;
+            if (tls.hasTrust()) {
+                var factory =
+                        javax.net.ssl.TrustManagerFactory.getInstance(
+                                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+                factory.init(TlsMaterial.trustStore(tls));
+                trust = factory.getTrustManagers();
+            }
+            javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+            context.init(keys, trust, null);
+            return context;
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("TLS context not built: tls=" + tls + ", reason=" + e, e);
+        }
+    }
+
     private static void configure(SslContextFactory factory, TlsConfig tls) throws IOException {
         if (tls.hasKey()) {
             factory.setKeyStore(TlsMaterial.keyStore(tls));

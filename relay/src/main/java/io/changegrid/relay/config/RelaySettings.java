@@ -8,8 +8,6 @@ import io.changegrid.config.ValueKind;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.FetcherProviders;
 import io.changegrid.protocol.tls.TlsSettings;
-import io.changegrid.relay.security.AnonymousAccess;
-import io.changegrid.relay.security.CertificatePrincipal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

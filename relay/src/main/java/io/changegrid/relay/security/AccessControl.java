@@ -4,6 +4,7 @@ import io.changegrid.config.Config;
 import io.changegrid.protocol.tls.ClientAuth;
 import io.changegrid.protocol.tls.FileWatcher;
 import io.changegrid.protocol.tls.HttpsConnectors;
+import io.changegrid.relay.config.CertificatePrincipal;
 import io.changegrid.relay.config.RelaySettings;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -136,7 +137,7 @@ public final class AccessControl {
                 && tls.peerCertificates() != null
                 && tls.peerCertificates().length > 0) {
             X509Certificate leaf = tls.peerCertificates()[0];
-            String name = certificateName.of(leaf);
+            String name = CertificateNames.principal(leaf, certificateName);
             return name == null
                     ? new Authentication(
                             null,

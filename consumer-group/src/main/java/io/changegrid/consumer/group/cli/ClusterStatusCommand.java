@@ -9,6 +9,9 @@ import io.changegrid.consumer.group.checkpoint.PartitionCheckpoint;
 import io.changegrid.consumer.group.cluster.ClusterView;
 import io.changegrid.consumer.group.cluster.GroupAssignment;
 import io.changegrid.protocol.RelayApi;
+import io.changegrid.protocol.tls.ClientAuth;
+import io.changegrid.protocol.tls.TlsConfig;
+import io.changegrid.protocol.tls.TlsContexts;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -16,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -58,6 +62,21 @@ public final class ClusterStatusCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON document instead of tables.")
     private boolean json;
 
+    @Option(
+            names = "--trust-store",
+            description =
+                    "CA certificates (PEM or PKCS12) that members' https status endpoints are"
+                            + " checked against (cluster.status.tls.*); default: the JDK's CAs.")
+    private Path trustStore;
+
+    @Option(
+            names = "--certificate",
+            description = "A PEM client certificate chain, for status endpoints with clientAuth.")
+    private Path certificate;
+
+    @Option(names = "--private-key", description = "The PEM PKCS#8 key of --certificate.")
+    private Path privateKey;
+
     @Spec private CommandSpec spec;
 
     @Override
@@ -90,7 +109,27 @@ public final class ClusterStatusCommand implements Callable<Integer> {
                 }
             }
         }
-        Map<Integer, JsonNode> running = memberReports(assignment.members());
+        if ((certificate == null) != (privateKey == null)) {
+            spec.commandLine().getErr().println("--certificate and --private-key go together");
+            return 2;
+        }
+        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT);
+        try {
+            http.sslContext(
+                    TlsContexts.jdkClient(
+                            new TlsConfig(
+                                    certificate,
+                                    privateKey,
+                                    null,
+                                    "",
+                                    trustStore,
+                                    "",
+                                    ClientAuth.NONE)));
+        } catch (IOException e) {
+            spec.commandLine().getErr().println(e.getMessage());
+            return 2;
+        }
+        Map<Integer, JsonNode> running = memberReports(http.build(), assignment.members());
         ObjectNode report = report(assignment, checkpoints, running);
         if (json) {
             out.println(JSON.writeValueAsString(report));
@@ -102,10 +141,9 @@ public final class ClusterStatusCommand implements Callable<Integer> {
     }
 
     /** Each owned partition's entry in its owner's status endpoint, by partition. */
-    private static Map<Integer, JsonNode> memberReports(List<GroupAssignment.Member> members)
-            throws InterruptedException {
+    private static Map<Integer, JsonNode> memberReports(
+            HttpClient http, List<GroupAssignment.Member> members) throws InterruptedException {
         Map<Integer, JsonNode> byPartition = new HashMap<>();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
         for (GroupAssignment.Member member : members) {
             if (member.statusUrl() == null) {
                 continue;

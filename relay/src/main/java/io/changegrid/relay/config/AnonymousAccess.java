@@ -1,4 +1,4 @@
-package io.changegrid.relay.security;
+package io.changegrid.relay.config;
 
 /** Whether requests that show neither a token nor a client certificate are served. */
 public enum AnonymousAccess {

@@ -1,5 +1,6 @@
 package io.changegrid.relay.security;
 
+import io.changegrid.relay.config.CertificatePrincipal;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
@@ -8,18 +9,19 @@ import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
 
-/** Which name of a client certificate is the principal's: its subject CN or its first SAN. */
-public enum CertificatePrincipal {
-    /** The subject's common name, e.g. {@code CN=orders-app}. */
-    CN,
-    /** The first subject alternative name of type DNS, URI or e-mail. */
-    SAN;
+/**
+ * The principal's name in a client certificate: its subject CN or its first SAN, as {@code
+ * security.certificatePrincipal} chooses.
+ */
+final class CertificateNames {
 
     private static final List<Integer> NAME_TYPES = List.of(1, 2, 6); // rfc822, DNS, URI
 
+    private CertificateNames() {}
+
     /** The principal's name in {@code certificate}, or null when it has none of this kind. */
-    public String of(X509Certificate certificate) {
-        return switch (this) {
+    static String principal(X509Certificate certificate, CertificatePrincipal kind) {
+        return switch (kind) {
             case CN -> commonName(certificate);
             case SAN -> alternativeName(certificate);
         };
