@@ -89,7 +89,10 @@ public final class ApplierMain implements Callable<Integer> {
         }
         Optional<List<TableSchema>> known =
                 RelaySchemas.fetch(
-                        config.relays(), config.subscription().tables(), Duration.ofSeconds(5));
+                        config.relays(),
+                        config.subscription().tables(),
+                        Duration.ofSeconds(5),
+                        config.credentials());
         if (known.isEmpty()) {
             log.warn(
                     "no relay served its schemas: column types are checked at each table's first row");

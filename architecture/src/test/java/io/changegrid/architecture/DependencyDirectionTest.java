@@ -45,11 +45,14 @@ class DependencyDirectionTest {
                                     .and(
                                             resideOutsideOfPackages(
                                                     "io.changegrid.protocol..",
-                                                    "io.changegrid.events..")))
+                                                    "io.changegrid.events..",
+                                                    "io.changegrid.config..")))
                     .because(
                             "relays, consumers, appliers, policies and fetchers all depend on the"
                                     + " contract between relays and their clients; it can depend on"
-                                    + " none of them but the event format");
+                                    + " none of them but the event format, and the config module"
+                                    + " (a leaf) in which its shared settings (TLS, credentials) are"
+                                    + " defined as data");
 
     @ArchTest
     static final ArchRule consumerNeverDependsOnRelay =

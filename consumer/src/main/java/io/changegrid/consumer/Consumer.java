@@ -130,7 +130,9 @@ public final class Consumer implements AutoCloseable {
         }
         OptionalLong checkpoint = store.load();
         long startScn = checkpoint.orElse(-1);
-        http = RelayClient.start(name, config.requestTimeout(), config.fetchGzip());
+        http =
+                RelayClient.start(
+                        name, config.requestTimeout(), config.fetchGzip(), config.credentials());
         List<SchemaCache> schemas = Puller.schemaCaches(config, http);
         List<SchemaRegistry> registries = new ArrayList<>();
         for (SchemaCache cache : schemas) {

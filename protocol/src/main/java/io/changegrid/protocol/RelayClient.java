@@ -3,6 +3,8 @@ package io.changegrid.protocol;
 import io.changegrid.events.json.MalformedJsonException;
 import io.changegrid.events.json.SchemaJson;
 import io.changegrid.events.schema.TableSchema;
+import io.changegrid.protocol.tls.RelayCredentials;
+import io.changegrid.protocol.tls.TlsContexts;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -12,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -19,7 +22,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * stream request a puller sends and reads itself, and the schema lookups. One Jetty client with
  * threads of its own, kept alive across requests.
  *
- * <p>Relay URLs are base URLs ({@code http://host:port}), with or without a trailing slash.
+ * <p>Relay URLs are base URLs ({@code http://host:port} or {@code https://host:port}), with or
+ * without a trailing slash. With {@link RelayCredentials} the client checks {@code https://} relays
+ * against its trust store (and their names against their certificates), shows its own certificate
+ * when it has one, and sends its bearer token with every request.
  *
  * <p>Threading: thread-safe; requests from any thread.
  */
@@ -27,10 +33,12 @@ public final class RelayClient implements AutoCloseable {
 
     private final String name;
     private final HttpClient http;
+    private final String authorization; // null without a token
 
-    private RelayClient(String name, HttpClient http) {
+    private RelayClient(String name, HttpClient http, String bearerToken) {
         this.name = name;
         this.http = http;
+        this.authorization = bearerToken.isEmpty() ? null : "Bearer " + bearerToken;
     }
 
     /**
@@ -44,6 +52,18 @@ public final class RelayClient implements AutoCloseable {
      */
     public static RelayClient start(String name, Duration connectTimeout, boolean gzip)
             throws IOException {
+        return start(name, connectTimeout, gzip, RelayCredentials.NONE);
+    }
+
+    /**
+     * Starts a client with credentials: a trust store and client certificate for {@code https://}
+     * relays, and a bearer token.
+     *
+     * @throws IOException if the client does not start, naming a TLS file that cannot be read
+     */
+    public static RelayClient start(
+            String name, Duration connectTimeout, boolean gzip, RelayCredentials credentials)
+            throws IOException {
         QueuedThreadPool threads = new QueuedThreadPool(8, 1);
         threads.setName(name + "-http");
         threads.setDaemon(true);
@@ -51,6 +71,7 @@ public final class RelayClient implements AutoCloseable {
         client.setExecutor(threads);
         client.setConnectTimeout(connectTimeout.toMillis());
         client.setFollowRedirects(false);
+        client.setSslContextFactory(TlsContexts.client(credentials.tls()));
         try {
             client.start();
         } catch (Exception e) {
@@ -61,7 +82,7 @@ public final class RelayClient implements AutoCloseable {
             // only removing them after start keeps frames uncompressed.
             client.getContentDecoderFactories().clear();
         }
-        return new RelayClient(name, client);
+        return new RelayClient(name, client, credentials.bearerToken());
     }
 
     /**
@@ -75,13 +96,14 @@ public final class RelayClient implements AutoCloseable {
      * @param timeoutMillis the total and idle timeout of the request
      */
     public Request stream(URI relay, long from, String query, long timeoutMillis) {
-        return http.newRequest(
-                        url(relay, RelayApi.STREAM)
-                                + "?"
-                                + StreamParameters.FROM
-                                + "="
-                                + from
-                                + query)
+        return authorized(
+                        http.newRequest(
+                                url(relay, RelayApi.STREAM)
+                                        + "?"
+                                        + StreamParameters.FROM
+                                        + "="
+                                        + from
+                                        + query))
                 .timeout(timeoutMillis, TimeUnit.MILLISECONDS)
                 .idleTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
     }
@@ -142,7 +164,9 @@ public final class RelayClient implements AutoCloseable {
         ContentResponse response;
         try {
             response =
-                    http.newRequest(url).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).send();
+                    authorized(http.newRequest(url))
+                            .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                            .send();
         } catch (TimeoutException | ExecutionException e) {
             throw new IOException(what + " not fetched: url=" + url + ", reason=" + e, e);
         }
@@ -157,6 +181,13 @@ public final class RelayClient implements AutoCloseable {
                             + response.getContentAsString());
         }
         return response.getContentAsString();
+    }
+
+    /** The request with the bearer token, when there is one. */
+    private Request authorized(Request request) {
+        return authorization == null
+                ? request
+                : request.headers(headers -> headers.put(HttpHeader.AUTHORIZATION, authorization));
     }
 
     /** {@code relay} and {@code path} joined by one slash. */

@@ -18,6 +18,8 @@ import io.changegrid.relay.http.RelayHttpServer;
 import io.changegrid.relay.http.RelayStatus;
 import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.publish.Publisher;
+import io.changegrid.relay.security.AccessControl;
+import io.changegrid.relay.security.RelayExposure;
 import io.changegrid.relay.state.CorruptPositionFileException;
 import io.changegrid.relay.state.PositionStore;
 import io.changegrid.relay.stream.FetcherStopped;
@@ -124,7 +126,10 @@ public final class Relay implements AutoCloseable {
                                 this::fetcherStopped,
                                 limits),
                         fetcher.publishedSchemas(),
-                        limits);
+                        limits,
+                        RelaySettings.HTTP_TLS.read(config),
+                        AccessControl.from(config));
+        RelayExposure.warnIfOpen(config);
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
     }
 
@@ -183,7 +188,8 @@ public final class Relay implements AutoCloseable {
             relay.withdraw(); // the fetcher failed before the registration was made
         }
         LOG.info(
-                "relay started: http=http://{}:{}/v1/status, source={} {}, buffer={}",
+                "relay started: http={}://{}:{}/v1/status, source={} {}, buffer={}",
+                RelaySettings.HTTP_TLS.read(config).hasKey() ? "https" : "http",
                 config.get(RelaySettings.HTTP_HOST),
                 relay.http.port(),
                 relay.source.type(),

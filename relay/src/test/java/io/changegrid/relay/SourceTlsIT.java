@@ -55,17 +55,19 @@ class SourceTlsIT {
     @TempDir static Path work;
 
     private static TestCertificates certificates;
+    private static TestCertificates.Issued serverCertificate;
     private static MariaDbServer server;
 
     @BeforeAll
     static void startSecureSource() throws Exception {
-        certificates = TestCertificates.create(work.resolve("pki"));
+        certificates = TestCertificates.authority(work.resolve("pki"), "changegrid test CA");
+        serverCertificate = certificates.issue("server", "localhost", "127.0.0.1", "localhost");
         server =
                 MariaDbServer.start(
                         MariaDbConfig.builder()
-                                .extraOption("--ssl-ca=" + certificates.caFile())
-                                .extraOption("--ssl-cert=" + certificates.serverCertificate())
-                                .extraOption("--ssl-key=" + certificates.serverKey())
+                                .extraOption("--ssl-ca=" + certificates.caPem())
+                                .extraOption("--ssl-cert=" + serverCertificate.chainPem())
+                                .extraOption("--ssl-key=" + serverCertificate.keyPem())
                                 .build());
         // The fixture sets itself up over plain TCP; only then are plain connections refused.
         server.execute(
@@ -106,7 +108,7 @@ class SourceTlsIT {
                         "  heartbeatInterval: 200ms",
                         "  tls:",
                         "    mode: verify-identity",
-                        "    caFile: " + certificates.caFile(),
+                        "    caFile: " + certificates.caPem(),
                         "capture:",
                         "  include: [shop.orders]",
                         "buffer:",
@@ -202,7 +204,7 @@ class SourceTlsIT {
         return TlsConnections.open(
                 server.jdbcUrl(""),
                 root,
-                new DatabaseTls(TlsMode.VERIFY_IDENTITY, certificates.caFile()));
+                new DatabaseTls(TlsMode.VERIFY_IDENTITY, certificates.caPem()));
     }
 
     private static String sessionTlsVersion(Statement statement) throws SQLException {

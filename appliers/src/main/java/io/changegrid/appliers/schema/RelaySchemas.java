@@ -8,6 +8,7 @@ import io.changegrid.events.json.SchemaJson;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.protocol.RelayClient;
 import io.changegrid.protocol.TableGlob;
+import io.changegrid.protocol.tls.RelayCredentials;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -43,8 +44,20 @@ public final class RelaySchemas {
      */
     public static Optional<List<TableSchema>> fetch(
             List<URI> relays, List<String> patterns, Duration timeout) {
+        return fetch(relays, patterns, timeout, RelayCredentials.NONE);
+    }
+
+    /**
+     * As {@link #fetch(List, List, Duration)}, reaching the relays with {@code credentials} (TLS
+     * files and bearer token).
+     */
+    public static Optional<List<TableSchema>> fetch(
+            List<URI> relays,
+            List<String> patterns,
+            Duration timeout,
+            RelayCredentials credentials) {
         List<TableGlob> wanted = patterns.stream().map(TableGlob::parse).toList();
-        try (RelayClient http = RelayClient.start("relay-schemas", timeout, false)) {
+        try (RelayClient http = RelayClient.start("relay-schemas", timeout, false, credentials)) {
             for (URI relay : relays) {
                 try {
                     return Optional.of(newest(http.schemas(relay, timeout), wanted));

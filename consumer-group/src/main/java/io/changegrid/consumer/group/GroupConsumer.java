@@ -149,7 +149,11 @@ public final class GroupConsumer implements AutoCloseable {
         String statusUrl = null;
         if (group.statusPort() >= 0) {
             StatusEndpoint endpoint =
-                    new StatusEndpoint(group.statusHost(), group.statusPort(), this::status);
+                    new StatusEndpoint(
+                            group.statusHost(),
+                            group.statusPort(),
+                            group.statusTls(),
+                            this::status);
             statusEndpoint = endpoint;
             endpoint.start();
             statusUrl = endpoint.url();

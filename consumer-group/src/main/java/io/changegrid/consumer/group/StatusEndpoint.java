@@ -1,7 +1,11 @@
 package io.changegrid.consumer.group;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import io.changegrid.consumer.group.config.GroupSettings;
 import io.changegrid.protocol.RelayApi;
+import io.changegrid.protocol.tls.HttpsConnectors;
+import io.changegrid.protocol.tls.TlsConfig;
+import java.io.IOException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -15,7 +19,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * A group member's HTTP status endpoint on Jetty's core API: {@code GET /v1/status} answers the
- * member's {@link GroupStatus} as JSON ({@link GroupStatusJson}); any other path a JSON 404.
+ * member's {@link GroupStatus} as JSON ({@link GroupStatusJson}); any other path a JSON 404. With
+ * {@code cluster.status.tls.*} it speaks HTTPS, and with {@code clientAuth: need} only clients
+ * whose certificate the trust store accepts connect (docs/security.md).
  *
  * <p>Threading: Jetty's threads call the status supplier, which must be thread-safe.
  */
@@ -24,12 +30,17 @@ final class StatusEndpoint implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
 
-    StatusEndpoint(String host, int port, Supplier<GroupStatus> status) {
+    private final boolean https;
+
+    StatusEndpoint(String host, int port, TlsConfig tls, Supplier<GroupStatus> status)
+            throws IOException {
         QueuedThreadPool threads = new QueuedThreadPool(4, 1);
         threads.setName("group-status-http");
         threads.setDaemon(true);
         server = new Server(threads);
-        connector = new ServerConnector(server, 1, 1);
+        https = tls.hasKey();
+        // Plain or HTTPS (re-read on change), as a relay's API: one connector shape for both.
+        connector = HttpsConnectors.create(server, tls, GroupSettings.STATUS_TLS.prefix());
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);
@@ -40,9 +51,12 @@ final class StatusEndpoint implements AutoCloseable {
         server.start();
     }
 
-    /** {@code http://host:port}, with the port actually bound. */
+    /** {@code http(s)://host:port}, with the port actually bound. */
     String url() {
-        return "http://" + connector.getHost() + ":" + connector.getLocalPort();
+        return (https ? "https://" : "http://")
+                + connector.getHost()
+                + ":"
+                + connector.getLocalPort();
     }
 
     @Override

@@ -5,6 +5,7 @@ import static io.changegrid.consumer.config.ConsumerSettings.*;
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
 import io.changegrid.config.ConfigKey;
+import io.changegrid.protocol.tls.RelayCredentials;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import java.util.Map;
  * @param batchMaxWait how long an open batch waits for more transactions
  * @param retryBackoff waits before delivering again after RETRY
  * @param retryLimit RETRYs in a row after which the consumer stops; 0 for no limit
+ * @param credentials TLS files and bearer token the consumer reaches relays with
  */
 public record ConsumerConfig(
         List<URI> relays,
@@ -39,10 +41,12 @@ public record ConsumerConfig(
         int batchMaxTransactions,
         Duration batchMaxWait,
         Backoff retryBackoff,
-        int retryLimit) {
+        int retryLimit,
+        RelayCredentials credentials) {
 
     public ConsumerConfig {
         relays = List.copyOf(relays);
+        credentials = credentials == null ? RelayCredentials.NONE : credentials;
     }
 
     /**
@@ -99,6 +103,12 @@ public record ConsumerConfig(
         if (config.get(RELAYS).isEmpty() && !relaysDiscovered) {
             problems.add("missing required key: path=relays (" + RELAYS.doc() + ")");
         }
+        RelayCredentials credentials = null;
+        try {
+            credentials = RelayCredentials.read(config);
+        } catch (ConfigException e) {
+            problems.addAll(e.problems());
+        }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
@@ -120,7 +130,8 @@ public record ConsumerConfig(
                 config.get(BATCH_MAX_WAIT),
                 new Backoff(
                         config.get(CALLBACK_RETRY_BACKOFF), config.get(CALLBACK_RETRY_BACKOFF_MAX)),
-                config.get(CALLBACK_RETRY_LIMIT));
+                config.get(CALLBACK_RETRY_LIMIT),
+                credentials);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.changegrid.consumer.config;
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
+import io.changegrid.protocol.tls.RelayCredentials;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -23,11 +24,11 @@ public final class ConsumerSettings {
                             "relays",
                             ValueKind.STRING_LIST,
                             List.of(),
-                            "Base URLs of relays of one source, e.g. http://relay1:7070; the consumer"
+                            "Base URLs of relays of one source, e.g. http://relay1:7070 or https://relay1:7443; the consumer"
                                     + " pulls from one and fails over to the next in this order. Required,"
                                     + " unless a group member finds its relays in ZooKeeper (cluster.zookeeper).")
                     .validatedBy(
-                            ConsumerSettings::areRelayUrls, "one or more http://host:port URLs");
+                            ConsumerSettings::areRelayUrls, "one or more http(s)://host:port URLs");
 
     public static final ConfigKey<List<String>> SUBSCRIPTION_TABLES =
             ConfigKey.of(
@@ -174,28 +175,36 @@ public final class ConsumerSettings {
                     Path.of("consumer-checkpoint"),
                     "Where ConsumerMain keeps its checkpoint (replaced atomically after every batch).");
 
-    public static final ConfigSchema SCHEMA =
-            new ConfigSchema(
-                    List.of(
-                            RELAYS,
-                            SUBSCRIPTION_TABLES,
-                            SUBSCRIPTION_PARTITION,
-                            SUBSCRIPTION_PARTITIONS,
-                            BUFFER_CAPACITY,
-                            FETCH_MAX_BYTES,
-                            FETCH_GZIP,
-                            FETCH_POLL_TIMEOUT,
-                            FETCH_REQUEST_TIMEOUT,
-                            FETCH_BACKOFF,
-                            FETCH_BACKOFF_MAX,
-                            BATCH_MAX_TRANSACTIONS,
-                            BATCH_MAX_WAIT,
-                            CALLBACK_RETRY_BACKOFF,
-                            CALLBACK_RETRY_BACKOFF_MAX,
-                            CALLBACK_RETRY_LIMIT,
-                            CALLBACK_TYPE,
-                            CALLBACK_JSONL_FILE,
-                            CHECKPOINT_FILE));
+    public static final ConfigSchema SCHEMA = schema();
+
+    private static ConfigSchema schema() {
+        List<ConfigKey<?>> keys =
+                new java.util.ArrayList<>(
+                        List.of(
+                                RELAYS,
+                                SUBSCRIPTION_TABLES,
+                                SUBSCRIPTION_PARTITION,
+                                SUBSCRIPTION_PARTITIONS,
+                                BUFFER_CAPACITY,
+                                FETCH_MAX_BYTES,
+                                FETCH_GZIP,
+                                FETCH_POLL_TIMEOUT,
+                                FETCH_REQUEST_TIMEOUT,
+                                FETCH_BACKOFF,
+                                FETCH_BACKOFF_MAX,
+                                BATCH_MAX_TRANSACTIONS,
+                                BATCH_MAX_WAIT,
+                                CALLBACK_RETRY_BACKOFF,
+                                CALLBACK_RETRY_BACKOFF_MAX,
+                                CALLBACK_RETRY_LIMIT,
+                                CALLBACK_TYPE,
+                                CALLBACK_JSONL_FILE,
+                                CHECKPOINT_FILE));
+        // relay.tls.* and relay.token: how the consumer reaches relays, the shape shared with
+        // every relay client (protocol's RelayCredentials).
+        keys.addAll(RelayCredentials.KEYS);
+        return new ConfigSchema(keys);
+    }
 
     private ConsumerSettings() {}
 
@@ -211,7 +220,7 @@ public final class ConsumerSettings {
             try {
                 URI uri = new URI(url.trim());
                 String path = uri.getPath();
-                if (!"http".equals(uri.getScheme())
+                if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
                         || uri.getHost() == null
                         || uri.getQuery() != null
                         || (path != null && !path.isEmpty() && !path.equals("/"))) {

@@ -286,6 +286,16 @@ public final class Puller implements Runnable {
                                                     + url
                                                     + ", error="
                                                     + errorText(body)));
+                    // Not granted: asking again or elsewhere does not change what the principal
+                    // may read. A 401 (unknown token) is retried: during a token rotation the
+                    // relay may not have re-read its token file yet.
+                    case 403 ->
+                            failover.onFatal(
+                                    new ConsumerException(
+                                            "relay refused the subscription: url="
+                                                    + url
+                                                    + ", error="
+                                                    + errorText(body)));
                     default ->
                             relayFailed(
                                     relay,

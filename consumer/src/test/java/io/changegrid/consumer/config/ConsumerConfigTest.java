@@ -16,6 +16,17 @@ import org.junit.jupiter.api.Test;
 class ConsumerConfigTest {
 
     @Test
+    void shouldAcceptHttpsRelaysWithATokenWhenGiven() {
+        ConsumerConfig config =
+                ConsumerConfig.of(
+                        Map.of("relays", List.of("https://r1:7443"), "relay.token", "t0ken"));
+
+        assertThat(config.relays()).containsExactly(URI.create("https://r1:7443/"));
+        assertThat(config.credentials().bearerToken()).isEqualTo("t0ken");
+        assertThat(config.credentials().tls().hasKey()).isFalse();
+    }
+
+    @Test
     void shouldUseTheDefaultsWhenOnlyRelaysAreGiven() {
         ConsumerConfig config =
                 ConsumerConfig.of(Map.of("relays", List.of("http://r1:7070", "http://r2:7070/")));
@@ -49,7 +60,7 @@ class ConsumerConfigTest {
                                                 "missing: callback (Consumer.Builder.callback)",
                                                 "missing: checkpoint store (Consumer.Builder.checkpointStore)",
                                                 "bad value: path=relays, value=[ftp://relay1, http://relay2:7070]:"
-                                                        + " must be one or more http://host:port URLs",
+                                                        + " must be one or more http(s)://host:port URLs",
                                                 "bad value: path=subscription.tables, value=[shop]: must be"
                                                         + " database.table patterns without commas",
                                                 "bad value: path=buffer.capacity, value=1KiB: must be 64KiB..1GiB",

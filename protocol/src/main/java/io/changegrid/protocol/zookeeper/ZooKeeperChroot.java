@@ -26,9 +26,9 @@ public final class ZooKeeperChroot {
     }
 
     /**
-     * Creates the chroot of {@code connectString} and its missing parents as persistent empty
-     * nodes that every principal may create children under ({@link ZooKeeperAcls#shared}); does
-     * nothing if it has none or they exist.
+     * Creates the chroot of {@code connectString} and its missing parents as persistent empty nodes
+     * that every principal may create children under ({@link ZooKeeperAcls#shared}); does nothing
+     * if it has none or they exist.
      *
      * @param credentials the creating relay's or member's digest credentials, or null for none
      * @return whether the connect string has a chroot

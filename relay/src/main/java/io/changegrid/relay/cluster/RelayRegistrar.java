@@ -127,7 +127,8 @@ public final class RelayRegistrar implements AutoCloseable {
                     host = "localhost";
                 }
             }
-            endpoint = "http://" + host + ":" + httpPort;
+            String scheme = RelaySettings.HTTP_TLS.read(config).hasKey() ? "https" : "http";
+            endpoint = scheme + "://" + host + ":" + httpPort;
         }
         if (endpoint.endsWith("/")) {
             endpoint = endpoint.substring(0, endpoint.length() - 1);

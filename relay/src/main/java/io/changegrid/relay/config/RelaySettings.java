@@ -8,6 +8,7 @@ import io.changegrid.config.ValueKind;
 import io.changegrid.config.ZooKeeperAuthKeys;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.FetcherProviders;
+import io.changegrid.protocol.tls.TlsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,6 +157,41 @@ public final class RelaySettings {
                                     + " beyond it gets 503 naming this key.")
                     .validatedBy(v -> v >= 1, "at least 1");
 
+    /** TLS on the HTTP API: {@code http.tls.*}, the shape every TLS end shares. */
+    public static final TlsSettings HTTP_TLS = TlsSettings.server("http.tls");
+
+    public static final ConfigKey<String> SECURITY_TOKENS =
+            ConfigKey.of(
+                    "security.tokens",
+                    ValueKind.STRING,
+                    "",
+                    "Token file: one line per bearer token, sha256:<hex of the token's SHA-256> <principal>;"
+                            + " re-read when it changes, so tokens rotate without a restart (docs/security.md)."
+                            + " Empty: no tokens.");
+    public static final ConfigKey<String> SECURITY_ACCESS =
+            ConfigKey.of(
+                    "security.access",
+                    ValueKind.STRING,
+                    "",
+                    "Access file: per principal the tables it may stream, their columns, the schemas it may"
+                            + " read and the operations role; re-read when it changes. Empty: every principal"
+                            + " may do everything.");
+    public static final ConfigKey<AnonymousAccess> SECURITY_ANONYMOUS =
+            ConfigKey.of(
+                    "security.anonymous",
+                    ValueKind.oneOf(AnonymousAccess.class),
+                    AnonymousAccess.AUTO,
+                    "Requests showing neither token nor client certificate: auto (served only while"
+                            + " neither security.tokens nor http.tls.clientAuth is set), allow (as principal"
+                            + " anonymous) or deny (401).");
+    public static final ConfigKey<CertificatePrincipal> SECURITY_CERTIFICATE_PRINCIPAL =
+            ConfigKey.of(
+                    "security.certificatePrincipal",
+                    ValueKind.oneOf(CertificatePrincipal.class),
+                    CertificatePrincipal.CN,
+                    "Which name of a client certificate is the principal: cn (subject common name) or"
+                            + " san (first DNS, URI or e-mail subject alternative name).");
+
     public static final ConfigKey<String> CLUSTER_ZOOKEEPER =
             ConfigKey.of(
                     "cluster.zookeeper",
@@ -170,10 +206,11 @@ public final class RelaySettings {
                             ValueKind.STRING,
                             "",
                             "The base URL consumers reach this relay at, registered in ZooKeeper (empty:"
-                                    + " http://<http.host>:<port>, with the host name when http.host is 0.0.0.0).")
+                                    + " http://<http.host>:<port>, https:// with http.tls, with the host name when"
+                                    + " http.host is 0.0.0.0).")
                     .validatedBy(
-                            v -> v.isEmpty() || v.matches("http://[^/?#\\s]+(:\\d+)?/?"),
-                            "empty or http://host:port");
+                            v -> v.isEmpty() || v.matches("https?://[^/?#\\s]+(:\\d+)?/?"),
+                            "empty or http(s)://host:port");
 
     /** The relays' ZooKeeper credentials: their registrations are theirs alone to write. */
     public static final ZooKeeperAuthKeys CLUSTER_AUTH = ZooKeeperAuthKeys.forRole("the relays");
@@ -191,29 +228,42 @@ public final class RelaySettings {
                             "1s..10m");
 
     /** The relay's own settings, whatever the source, in documentation order. */
-    public static final List<ConfigKey<?>> KEYS =
-            List.of(
-                    SOURCE_TYPE,
-                    SOURCE_ID,
-                    CAPTURE_INCLUDE,
-                    CAPTURE_EXCLUDE,
-                    CAPTURE_PARTITION,
-                    BUFFER_CAPACITY,
-                    BUFFER_SEGMENT,
-                    BUFFER_STORAGE,
-                    BUFFER_DIRECTORY,
-                    STATE_DIRECTORY,
-                    STATE_SYNC_INTERVAL,
-                    HTTP_HOST,
-                    HTTP_PORT,
-                    HTTP_SERVING_MEMORY,
-                    HTTP_MAX_CONNECTIONS,
-                    HTTP_MAX_PARKED_POLLS,
-                    CLUSTER_ZOOKEEPER,
-                    CLUSTER_ADVERTISED_URL,
-                    CLUSTER_SESSION_TIMEOUT,
-                    CLUSTER_AUTH.user(),
-                    CLUSTER_AUTH.password());
+    public static final List<ConfigKey<?>> KEYS = keys();
+
+    private static List<ConfigKey<?>> keys() {
+        List<ConfigKey<?>> keys =
+                new ArrayList<>(
+                        List.of(
+                                SOURCE_TYPE,
+                                SOURCE_ID,
+                                CAPTURE_INCLUDE,
+                                CAPTURE_EXCLUDE,
+                                CAPTURE_PARTITION,
+                                BUFFER_CAPACITY,
+                                BUFFER_SEGMENT,
+                                BUFFER_STORAGE,
+                                BUFFER_DIRECTORY,
+                                STATE_DIRECTORY,
+                                STATE_SYNC_INTERVAL,
+                                HTTP_HOST,
+                                HTTP_PORT,
+                                HTTP_SERVING_MEMORY,
+                                HTTP_MAX_CONNECTIONS,
+                                HTTP_MAX_PARKED_POLLS));
+        keys.addAll(HTTP_TLS.keys());
+        keys.addAll(
+                List.of(
+                        SECURITY_TOKENS,
+                        SECURITY_ACCESS,
+                        SECURITY_ANONYMOUS,
+                        SECURITY_CERTIFICATE_PRINCIPAL,
+                        CLUSTER_ZOOKEEPER,
+                        CLUSTER_ADVERTISED_URL,
+                        CLUSTER_SESSION_TIMEOUT,
+                        CLUSTER_AUTH.user(),
+                        CLUSTER_AUTH.password()));
+        return List.copyOf(keys);
+    }
 
     private RelaySettings() {}
 

@@ -2,11 +2,18 @@ package io.changegrid.relay.http;
 
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.protocol.RelayApi;
+import io.changegrid.protocol.tls.HttpsConnectors;
+import io.changegrid.protocol.tls.TlsConfig;
+import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.response.JsonResponse;
+import io.changegrid.relay.security.AccessControl;
+import io.changegrid.relay.security.SecurityHandler;
 import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.compression.gzip.GzipCompression;
 import org.eclipse.jetty.compression.server.CompressionConfig;
@@ -27,7 +34,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * /v1/stream}, {@code /v1/schemas}, {@code /v1/health}, {@code /v1/status}, {@code /metrics}.
  * Unknown paths get a JSON 404 naming the path. Outside every handler, a request on a connection
  * beyond {@code http.maxConnections} gets 503 ({@link ConnectionLimitHandler}), and an {@link
- * Error} ends the process ({@link FatalErrorHandler}).
+ * Error} ends the process ({@link FatalErrorHandler}). With {@code http.tls.*} it speaks HTTPS only
+ * ({@link HttpsConnectors}); in front of the endpoints, {@link SecurityHandler} recognizes each
+ * request's principal and applies what it may do (docs/security.md).
  */
 public final class RelayHttpServer implements AutoCloseable {
 
@@ -43,10 +52,44 @@ public final class RelayHttpServer implements AutoCloseable {
             StreamHandler stream,
             SchemaRegistry schemas,
             ServingLimits limits) {
+        this(
+                host,
+                port,
+                status,
+                health,
+                metrics,
+                stream,
+                schemas,
+                limits,
+                TlsConfig.NONE,
+                AccessControl.open());
+    }
+
+    /**
+     * A server with TLS and access control.
+     *
+     * @throws UncheckedIOException naming a TLS file that cannot be read
+     */
+    public RelayHttpServer(
+            String host,
+            int port,
+            Supplier<RelayStatus> status,
+            Supplier<RelayHealth> health,
+            PrometheusMeterRegistry metrics,
+            StreamHandler stream,
+            SchemaRegistry schemas,
+            ServingLimits limits,
+            TlsConfig tls,
+            AccessControl access) {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("relay-http");
         server = new Server(threads, null, responseBuffers(limits));
-        connector = new ServerConnector(server);
+        try {
+            connector = HttpsConnectors.create(server, tls, RelaySettings.HTTP_TLS.prefix());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        access.watchers().forEach(server::addBean);
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);
@@ -58,7 +101,8 @@ public final class RelayHttpServer implements AutoCloseable {
         routes.addMapping(PathSpec.from(RelayApi.SCHEMAS), new SchemasHandler(schemas));
         routes.addMapping(PathSpec.from("/"), new NotFound());
         // Compression negotiated with Accept-Encoding; gzip (the JDK's zlib) for frames and JSON.
-        CompressionHandler compression = new CompressionHandler(routes);
+        CompressionHandler compression =
+                new CompressionHandler(new SecurityHandler(routes, access));
         compression.putCompression(new GzipCompression());
         compression.putConfiguration(
                 "/",

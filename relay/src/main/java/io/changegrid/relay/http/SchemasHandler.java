@@ -8,6 +8,8 @@ import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.schema.UnknownSchemaException;
 import io.changegrid.protocol.RelayApi;
 import io.changegrid.relay.response.JsonResponse;
+import io.changegrid.relay.security.Grant;
+import io.changegrid.relay.security.SecurityHandler;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -22,7 +24,9 @@ import org.eclipse.jetty.util.Fields;
 /**
  * {@code GET /v1/schemas}: the schema versions binary frames name, so that consumers can decode row
  * images. Without parameters, every version the relay knows ({@code {"schemas":[...]}}); with
- * {@code tableId} and {@code version}, that one version, or 404 naming them.
+ * {@code tableId} and {@code version}, that one version, or 404 naming them. Only what the
+ * request's {@link Grant} may see: the tables it may stream or read the schemas of, each with its
+ * granted columns only; a version it may not see is 403.
  */
 final class SchemasHandler extends Handler.Abstract.NonBlocking {
 
@@ -39,6 +43,7 @@ final class SchemasHandler extends Handler.Abstract.NonBlocking {
         if (JsonResponse.rejectUnlessGet(request, response, callback)) {
             return true;
         }
+        Grant grant = SecurityHandler.grant(request);
         Fields query = Request.extractQueryParameters(request);
         String tableId = query.getValue(RelayApi.TABLE_ID);
         String version = query.getValue(RelayApi.VERSION);
@@ -59,7 +64,10 @@ final class SchemasHandler extends Handler.Abstract.NonBlocking {
                 json.writeStartObject();
                 json.writeArrayFieldStart("schemas");
                 for (TableSchema schema : registry.allVersions()) {
-                    SchemaJson.write(json, schema);
+                    TableSchema visible = grant.visible(schema);
+                    if (visible != null) {
+                        SchemaJson.write(json, visible);
+                    }
                 }
                 json.writeEndArray();
                 json.writeEndObject();
@@ -81,12 +89,27 @@ final class SchemasHandler extends Handler.Abstract.NonBlocking {
                                     + ": integers");
                     return true;
                 }
+                TableSchema visible;
                 try {
-                    SchemaJson.write(json, registry.schema(id, v));
+                    visible = grant.visible(registry.schema(id, v));
                 } catch (UnknownSchemaException e) {
                     JsonResponse.error(response, callback, 404, e.getMessage());
                     return true;
                 }
+                if (visible == null) {
+                    JsonResponse.error(
+                            response,
+                            callback,
+                            403,
+                            "schema not granted: principal="
+                                    + grant.principal()
+                                    + ", tableId="
+                                    + id
+                                    + ", version="
+                                    + v);
+                    return true;
+                }
+                SchemaJson.write(json, visible);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("writing JSON to a string cannot fail", e);

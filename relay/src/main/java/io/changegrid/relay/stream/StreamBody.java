@@ -1,10 +1,14 @@
 package io.changegrid.relay.stream;
 
 import io.changegrid.events.Operation;
+import io.changegrid.events.frame.ByteCursor;
 import io.changegrid.events.frame.ChangeEventDecoder;
 import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.frame.ExpandableBuffer;
+import io.changegrid.events.frame.FrameProjection;
 import io.changegrid.events.schema.SchemaRegistry;
 import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -15,13 +19,20 @@ import org.eclipse.jetty.util.Callback;
  *
  * <p>A filtered transaction keeps its END_OF_TRANSACTION frame, and with it the source's event
  * count; a transaction with nothing wanted is left out entirely (the response's last-SCN header
- * still moves the consumer's checkpoint past it). Frame bytes are never changed.
+ * still moves the consumer's checkpoint past it). Frame bytes are never changed, but for the frames
+ * of a table the principal sees only some columns of: those are rewritten with the granted columns
+ * only ({@link FrameProjection}), so a forbidden value never reaches the response. The projection
+ * decodes the frame and writes the shorter one back in place through a scratch buffer: the only
+ * copy the projected frames cost; frames sent whole are moved as before.
  */
 final class StreamBody {
 
     private final SchemaRegistry registry;
     private final EventFrame frame = new EventFrame();
     private final ChangeEventDecoder decoder;
+    private ExpandableBuffer projected; // scratch of projections, made on first use
+    private ByteCursor cursor;
+    private CRC32C crc;
 
     StreamBody(SchemaRegistry registry) {
         this.registry = registry;
@@ -59,7 +70,14 @@ final class StreamBody {
                 transactionWritten = write;
                 wantedAny = false;
             } else if (subscription.wants(frame, registry)) {
-                transactionWritten = move(entries, offset, transactionWritten, frameLength);
+                FrameProjection projection =
+                        op == Operation.SCHEMA_CHANGE.code()
+                                ? null
+                                : subscription.projection(frame, registry);
+                transactionWritten =
+                        projection == null
+                                ? move(entries, offset, transactionWritten, frameLength)
+                                : project(entries, projection, transactionWritten, frameLength);
                 write = transactionWritten;
                 wantedAny = true;
             }
@@ -70,7 +88,8 @@ final class StreamBody {
 
     /**
      * Writes the wanted frames of {@code entries[0, length)} as JSON lines, in chunks; {@code done}
-     * completes once the last one is written.
+     * completes once the last one is written. Projected frames are decoded with the schemas the
+     * principal sees, gathered into a registry of this response's own.
      */
     void writeJson(
             Response response,
@@ -79,7 +98,43 @@ final class StreamBody {
             Subscription subscription,
             Callback done) {
         int kept = filterInPlace(entries, length, subscription);
-        new JsonLinesWriter(response, entries, kept, decoder, done).iterate();
+        ChangeEventDecoder json = decoder;
+        if (projected != null) {
+            SchemaRegistry visible = new SchemaRegistry();
+            for (int offset = 0; offset < kept; offset += frame.length()) {
+                frame.wrap(entries, offset);
+                if (frame.tableId() != 0) {
+                    visible.restore(
+                            subscription.visibleSchema(
+                                    frame.tableId(), frame.schemaVersion(), registry));
+                }
+            }
+            json = new ChangeEventDecoder(visible);
+        }
+        new JsonLinesWriter(response, entries, kept, json, done).iterate();
+    }
+
+    /**
+     * Writes the projection of the frame {@link #frame} holds at {@code to}, over bytes already
+     * read; returns the position after it.
+     */
+    private int project(ByteBuffer entries, FrameProjection projection, int to, int frameLength) {
+        if (projected == null) {
+            projected = new ExpandableBuffer(frameLength);
+            cursor = new ByteCursor();
+            crc = new CRC32C();
+        }
+        projected.clear();
+        int length = projection.project(frame, projected, cursor, crc);
+        if (length > frameLength) {
+            throw new IllegalStateException(
+                    "projected frame longer than its source: length="
+                            + length
+                            + ", source="
+                            + frameLength);
+        }
+        entries.put(to, projected.byteBuffer(), 0, length);
+        return to + length;
     }
 
     private static int move(ByteBuffer entries, int from, int to, int length) {

@@ -7,6 +7,7 @@ import io.changegrid.relay.buffer.EventBufferReader;
 import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.response.JsonResponse;
+import io.changegrid.relay.security.Grant;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.Executor;
@@ -94,7 +95,8 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
             Response response,
             Callback callback,
             StreamServing serving,
-            StreamRequest params) {
+            StreamRequest params,
+            Grant grant) {
         this.request = request;
         this.response = response;
         this.callback = callback;
@@ -102,7 +104,7 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         this.params = params;
         this.reader = buffer.newReader();
         this.body = new StreamBody(serving.registry());
-        this.subscription = new Subscription(params.plan());
+        this.subscription = new Subscription(params.plan(), grant);
         this.memory = serving.memory();
         this.parkedPolls = serving.parkedPolls();
         this.pool = request.getComponents().getByteBufferPool();

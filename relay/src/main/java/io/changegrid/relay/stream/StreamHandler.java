@@ -5,6 +5,8 @@ import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.response.JsonResponse;
+import io.changegrid.relay.security.Grant;
+import io.changegrid.relay.security.SecurityHandler;
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -19,6 +21,10 @@ import org.eclipse.jetty.util.Callback;
  * the fetch state and error when the fetcher has stopped and nothing after the checkpoint is held,
  * so that consumers move to a relay that still fetches. Responses copy entries into at most {@link
  * ServingLimits#servingMemoryBytes()} of memory, all together.
+ *
+ * <p>Behind {@link SecurityHandler}, the request's {@link Grant} judges the subscription once: a
+ * table named exactly that is not granted, or a predicate reading a column that is not, gets 403
+ * naming it; a pattern is narrowed to the granted tables; granted columns are projected.
  */
 public final class StreamHandler extends Handler.Abstract.NonBlocking {
 
@@ -79,6 +85,13 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             JsonResponse.error(response, callback, 400, e.getMessage());
             return true;
         }
+        // Authorization is decided here, once per request; the stream then only applies it.
+        Grant grant = SecurityHandler.grant(request);
+        String refusal = grant.refusal(params.plan(), serving.registry().latestVersions());
+        if (refusal != null) {
+            JsonResponse.error(response, callback, 403, refusal);
+            return true;
+        }
         FetcherStopped stopped = fetcherStopped.get();
         if (stopped != null && serving.buffer().newestScn() <= params.from()) {
             notFetching(response, callback, params.from(), stopped);
@@ -86,7 +99,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
         }
         response.getHeaders().put(StreamResponse.SCHEMAS, schemaFingerprint);
         response.getHeaders().put(StreamResponse.SOURCE_ID, sourceId);
-        new StreamExchange(request, response, callback, serving, params).start();
+        new StreamExchange(request, response, callback, serving, params, grant).start();
         return true;
     }
 

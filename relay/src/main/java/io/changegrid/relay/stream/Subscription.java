@@ -4,11 +4,13 @@ import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.Operation;
 import io.changegrid.events.frame.ChangeEventDecoder;
 import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.frame.FrameProjection;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.policy.capture.PolicyViolationException;
 import io.changegrid.policy.capture.TableRoute;
+import io.changegrid.relay.security.Grant;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,6 +25,10 @@ import java.util.Map;
  * older than the column) selects none of its rows, as SQL treats a comparison with an unknown
  * value.
  *
+ * <p>The principal's {@link Grant} narrows the plan: a table it may not stream is not wanted,
+ * whatever the plan says, and a table it may see only some columns of has a {@link #projection}.
+ * Both are decided per schema version, with the route, never per event.
+ *
  * <p>Not thread-safe (it caches per-schema decisions); one per request.
  */
 public final class Subscription {
@@ -31,6 +37,7 @@ public final class Subscription {
     private static final TableRoute NONE = null;
 
     private final CapturePlan plan;
+    private final Grant grant;
 
     /** Per table id and schema version; a null route wants nothing. */
     private final Map<Long, TableRoute> routes = new HashMap<>();
@@ -38,6 +45,10 @@ public final class Subscription {
     // Frames of one table come in runs: remembering the last decision spares boxing the map key.
     private long lastKey = -1;
     private TableRoute lastRoute;
+    private FrameProjection lastProjection;
+
+    /** Per table id and schema version of a wanted table: its projection, or null for none. */
+    private final Map<Long, FrameProjection> projections = new HashMap<>();
 
     private ChangeEventDecoder decoder;
 
@@ -45,12 +56,42 @@ public final class Subscription {
      * @param plan what the consumer wants; {@link CapturePlan#everything()} for all
      */
     public Subscription(CapturePlan plan) {
+        this(plan, Grant.all("anonymous"));
+    }
+
+    /**
+     * @param plan what the consumer wants
+     * @param grant what its principal may have: the plan is narrowed to it
+     */
+    public Subscription(CapturePlan plan, Grant grant) {
         this.plan = plan;
+        this.grant = grant;
     }
 
     /** Whether everything passes, so frames can be copied without looking at them. */
     public boolean isEverything() {
-        return plan.isEverything();
+        return plan.isEverything() && grant.isEverything();
+    }
+
+    /**
+     * The projection of a wanted row-change frame's table version, or null when it is sent whole. A
+     * cached decision (the grant keeps them per schema version).
+     */
+    public FrameProjection projection(EventFrame frame, SchemaRegistry registry) {
+        if (grant.columns().isEmpty()) {
+            return null;
+        }
+        long key = ((long) frame.tableId() << 32) | frame.schemaVersion();
+        if (key != lastKey) {
+            route(frame.tableId(), frame.schemaVersion(), registry);
+        }
+        return lastProjection;
+    }
+
+    /** The schema the principal decodes a table version's frames with: projected, or as stored. */
+    public TableSchema visibleSchema(int tableId, int version, SchemaRegistry registry) {
+        TableSchema schema = registry.schema(tableId, version);
+        return grant.projection(schema).map(FrameProjection::projected).orElse(schema);
     }
 
     /** Whether the frame is for this subscriber. */
@@ -84,15 +125,23 @@ public final class Subscription {
         }
         TableRoute route = routes.get(key);
         if (route == null && !routes.containsKey(key)) {
-            route = bind(registry.schema(tableId, version));
+            TableSchema schema = registry.schema(tableId, version);
+            route = bind(schema);
             routes.put(key, route);
+            if (route != NONE) {
+                projections.put(key, grant.projection(schema).orElse(null));
+            }
         }
         lastKey = key;
         lastRoute = route;
+        lastProjection = projections.get(key);
         return route;
     }
 
     private TableRoute bind(TableSchema schema) {
+        if (!grant.mayStreamVersion(schema)) {
+            return NONE; // not granted: narrowed away, whatever the plan selects
+        }
         try {
             return plan.route(schema);
         } catch (PolicyViolationException e) {

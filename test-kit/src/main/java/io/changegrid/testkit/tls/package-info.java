@@ -1,2 +1,2 @@
-/** Certificates made at test time, for private servers reached over TLS. */
+/** Real TLS material for tests: a certificate authority and the certificates it issues. */
 package io.changegrid.testkit.tls;

@@ -7,9 +7,14 @@ import io.changegrid.consumer.group.checkpoint.GroupCheckpoints;
 import io.changegrid.consumer.group.cluster.ClusterView;
 import io.changegrid.consumer.group.cluster.GroupAssignment;
 import io.changegrid.consumer.group.report.GroupReport;
+import io.changegrid.protocol.tls.ClientAuth;
+import io.changegrid.protocol.tls.TlsConfig;
+import io.changegrid.protocol.tls.TlsContexts;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.http.HttpClient;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -48,6 +53,21 @@ public final class ClusterStatusCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON document instead of tables.")
     private boolean json;
 
+    @Option(
+            names = "--trust-store",
+            description =
+                    "CA certificates (PEM or PKCS12) that members' https status endpoints are"
+                            + " checked against (cluster.status.tls.*); default: the JDK's CAs.")
+    private Path trustStore;
+
+    @Option(
+            names = "--certificate",
+            description = "A PEM client certificate chain, for status endpoints with clientAuth.")
+    private Path certificate;
+
+    @Option(names = "--private-key", description = "The PEM PKCS#8 key of --certificate.")
+    private Path privateKey;
+
     @Spec private CommandSpec spec;
 
     @Override
@@ -70,12 +90,30 @@ public final class ClusterStatusCommand implements Callable<Integer> {
                                     + group);
             return 1;
         }
+        if ((certificate == null) != (privateKey == null)) {
+            spec.commandLine().getErr().println("--certificate and --private-key go together");
+            return 2;
+        }
+        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT);
+        try {
+            http.sslContext(
+                    TlsContexts.jdkClient(
+                            new TlsConfig(
+                                    certificate,
+                                    privateKey,
+                                    null,
+                                    "",
+                                    trustStore,
+                                    "",
+                                    ClientAuth.NONE)));
+        } catch (IOException e) {
+            spec.commandLine().getErr().println(e.getMessage());
+            return 2;
+        }
         ObjectNode report;
         try (ZooKeeperSession session = ZooKeeperSession.open(zooKeeper, Duration.ofSeconds(10))) {
             report =
-                    new GroupReport(
-                                    HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build(),
-                                    HTTP_TIMEOUT)
+                    new GroupReport(http.build(), HTTP_TIMEOUT)
                             .read(assignment, new GroupCheckpoints(session, group));
         }
         if (json) {

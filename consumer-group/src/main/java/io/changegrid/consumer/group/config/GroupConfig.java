@@ -5,6 +5,7 @@ import static io.changegrid.consumer.group.config.GroupSettings.*;
 
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
+import io.changegrid.protocol.tls.TlsConfig;
 import io.changegrid.protocol.zookeeper.ZooKeeperCredentials;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -24,6 +25,7 @@ import java.util.List;
  * @param relaySource the source whose registered relays are used when no relays are configured
  * @param statusHost the status endpoint's address
  * @param statusPort the status endpoint's port; -1 for none, 0 for any free port
+ * @param statusTls TLS of the status endpoint ({@code cluster.status.tls.*})
  * @param credentials the group's ZooKeeper credentials, or null for none
  */
 public record GroupConfig(
@@ -36,9 +38,16 @@ public record GroupConfig(
         int relaySource,
         String statusHost,
         int statusPort,
+        TlsConfig statusTls,
         ZooKeeperCredentials credentials) {
 
-    /** Settings without ZooKeeper authentication. */
+    public GroupConfig {
+        statusTls = statusTls == null ? TlsConfig.NONE : statusTls;
+    }
+
+    /**
+     * Settings whose status endpoint, if any, speaks plain HTTP, without ZooKeeper authentication.
+     */
     public GroupConfig(
             String zooKeeper,
             String group,
@@ -59,6 +68,7 @@ public record GroupConfig(
                 relaySource,
                 statusHost,
                 statusPort,
+                TlsConfig.NONE,
                 null);
     }
 
@@ -104,6 +114,7 @@ public record GroupConfig(
                 config.get(CLUSTER_RELAY_SOURCE),
                 config.get(CLUSTER_STATUS_HOST),
                 config.get(CLUSTER_STATUS_PORT),
+                STATUS_TLS.read(config),
                 ZooKeeperCredentials.of(
                         config.get(CLUSTER_AUTH.user()), config.get(CLUSTER_AUTH.password())));
     }

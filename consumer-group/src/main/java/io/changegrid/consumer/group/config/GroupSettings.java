@@ -5,6 +5,7 @@ import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
 import io.changegrid.config.ZooKeeperAuthKeys;
 import io.changegrid.consumer.config.ConsumerSettings;
+import io.changegrid.protocol.tls.TlsSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +95,9 @@ public final class GroupSettings {
                                     + " free port).")
                     .validatedBy(v -> v >= -1 && v < 65536, "-1..65535");
 
+    /** TLS of the status endpoint, {@code cluster.status.tls.*}: the shape every TLS end shares. */
+    public static final TlsSettings STATUS_TLS = TlsSettings.server("cluster.status.tls");
+
     /** Every key of a consumer process: the library's, then the group's. */
     public static final ConfigSchema SCHEMA = schema();
 
@@ -113,6 +117,7 @@ public final class GroupSettings {
                         CLUSTER_STATUS_PORT,
                         CLUSTER_AUTH.user(),
                         CLUSTER_AUTH.password()));
+        keys.addAll(STATUS_TLS.keys());
         return new ConfigSchema(keys);
     }
 }

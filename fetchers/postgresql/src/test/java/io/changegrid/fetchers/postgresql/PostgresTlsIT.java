@@ -32,6 +32,7 @@ class PostgresTlsIT {
 
     private static Path pki;
     private static TestCertificates certificates;
+    private static TestCertificates.Issued serverCertificate;
     private static PostgresServer server;
 
     @BeforeAll
@@ -39,9 +40,10 @@ class PostgresTlsIT {
         // Where the server's OS user (postgres, when tests run as root) can read them.
         pki = Files.createTempDirectory("changegrid-pg-tls-");
         Files.setPosixFilePermissions(pki, PosixFilePermissions.fromString("rwxr-xr-x"));
-        certificates = TestCertificates.create(pki.resolve("made"));
-        Path certificate = copy(certificates.serverCertificate(), "server.pem", "rw-r--r--");
-        Path key = copy(certificates.serverKey(), "server.key", "rw-------");
+        certificates = TestCertificates.authority(pki.resolve("made"), "changegrid test CA");
+        serverCertificate = certificates.issue("server", "localhost", "127.0.0.1", "localhost");
+        Path certificate = copy(serverCertificate.chainPem(), "server.pem", "rw-r--r--");
+        Path key = copy(serverCertificate.keyPem(), "server.key", "rw-------");
         if ("root".equals(System.getProperty("user.name"))) {
             UserPrincipal postgres =
                     pki.getFileSystem()
@@ -103,7 +105,7 @@ class PostgresTlsIT {
                         TableFilter.of(List.of("shop.*"), List.of()),
                         CapturePlan.everything(),
                         64 << 20,
-                        new DatabaseTls(TlsMode.VERIFY_IDENTITY, certificates.caFile()));
+                        new DatabaseTls(TlsMode.VERIFY_IDENTITY, certificates.caPem()));
 
         try (PgRunningFetcher running = PgRunningFetcher.start(config, null)) {
             server.execute("tlsdb", "INSERT INTO shop.orders VALUES (1, 'over tls')");

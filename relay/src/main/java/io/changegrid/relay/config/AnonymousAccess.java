@@ -1,0 +1,14 @@
+package io.changegrid.relay.config;
+
+/** Whether requests that show neither a token nor a client certificate are served. */
+public enum AnonymousAccess {
+    /**
+     * Allowed only while the relay authenticates nobody: neither tokens nor client certificates are
+     * configured.
+     */
+    AUTO,
+    /** Allowed, as the principal {@code anonymous} (the access file's entry of that name). */
+    ALLOW,
+    /** Refused with 401. */
+    DENY
+}
