@@ -211,11 +211,19 @@ public final class Relay implements AutoCloseable {
                     r.resumePosition());
             return r;
         }
-        LOG.warn(
-                "event buffer not recovered, re-reading the source from the replay point: {};"
-                        + " directory={}",
-                ((BufferRecovery.NotRecovered) result).reason(),
-                segmentFiles.directory());
+        String reason = ((BufferRecovery.NotRecovered) result).reason();
+        if (saved.isEmpty()) {
+            LOG.info(
+                    "event buffer starts empty: {}; directory={}",
+                    reason,
+                    segmentFiles.directory());
+        } else {
+            LOG.warn(
+                    "event buffer not recovered, re-reading the source from the replay point: {};"
+                            + " directory={}",
+                    reason,
+                    segmentFiles.directory());
+        }
         return null;
     }
 
@@ -376,6 +384,11 @@ public final class Relay implements AutoCloseable {
      * Fetcher#reachedEnd}); asked on every health or status request until it has, then never again.
      */
     private boolean caughtUp() {
+        return caughtUp || caughtUpNow();
+    }
+
+    /** Asks the fetcher; one HTTP thread at a time, so the transition is logged once. */
+    private synchronized boolean caughtUpNow() {
         if (caughtUp) {
             return true;
         }
