@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * issue's 1 GB scaled to what {@code mvn verify} affords: grid-kit's load generator writing 40,000
  * row changes of 2 KB into a private MariaDB), then restarted: it serves the old SCNs at once, a
  * consumer reading from the oldest SCN gets every transaction exactly once and in order, and the
- * relay fetches only what the source logged after its last buffered transaction.
+ * relay fetches only what the source logged after its last buffered transaction. A relay of another
+ * source pointed at the same directory refuses to start.
  */
 class RelayBufferRecoveryIT {
 
@@ -107,6 +108,17 @@ class RelayBufferRecoveryIT {
                             + " eventsFetchedAfterRestart=%d%n",
                     bufferBytes, written.events(), servingMillis, fetchedEvents);
         }
+
+        // The same directory under another source.id: refused, neither served nor overwritten.
+        Files.writeString(
+                config, Files.readString(config).replace("source:\n", "source:\n  id: 2\n"));
+        try (JavaProcess foreign = RelayJvm.start(config, log)) {
+            assertThat(foreign.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(foreign.process().exitValue()).isEqualTo(1);
+        }
+        assertThat(Files.readString(log))
+                .contains("buffer file belongs to another source")
+                .contains("fileSourceId=1, source.id=2");
     }
 
     private Path writeConfig(int port) throws Exception {

@@ -85,7 +85,7 @@ public final class SegmentFiles implements SegmentStorage, SegmentPositions, Aut
         }
         if (lock == null) {
             closeQuietly(lockChannel);
-            throw new IllegalStateException(
+            throw new RefusedBufferFilesException(
                     "buffer directory in use by another process: directory="
                             + directory
                             + ", lock="
@@ -108,8 +108,9 @@ public final class SegmentFiles implements SegmentStorage, SegmentPositions, Aut
      * ones. Files that cannot be this buffer's are discarded ({@link #discarded()} says why) or, if
      * they are another source's, refused.
      *
-     * @throws IllegalStateException if the directory is locked by another process, holds another
-     *     source's files, or lacks the space for new files
+     * @throws RefusedBufferFilesException if the directory is locked by another process or holds
+     *     another source's files
+     * @throws IllegalStateException if the directory lacks the space for new files
      * @throws UncheckedIOException if a file cannot be created or mapped
      */
     public static SegmentFiles open(
@@ -191,7 +192,7 @@ public final class SegmentFiles implements SegmentStorage, SegmentPositions, Aut
         }
         int sourceId = header.getInt(SOURCE_ID_OFFSET);
         if (sourceId != identity.sourceId()) {
-            throw new IllegalStateException(
+            throw new RefusedBufferFilesException(
                     "buffer file belongs to another source, refusing to use or overwrite it: file="
                             + file
                             + ", fileSourceId="

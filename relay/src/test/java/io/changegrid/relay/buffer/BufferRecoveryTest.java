@@ -168,7 +168,7 @@ class BufferRecoveryTest {
         }
         BufferIdentity other = new BufferIdentity(8, IDENTITY.fingerprint());
         assertThatThrownBy(() -> SegmentFiles.open(directory, other, SEGMENTS, SEGMENT_BYTES))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(RefusedBufferFilesException.class)
                 .hasMessageContaining("belongs to another source")
                 .hasMessageContaining("fileSourceId=" + SampleTransactions.SOURCE_ID)
                 .hasMessageContaining("source.id=8");
@@ -201,7 +201,7 @@ class BufferRecoveryTest {
             assertThat(relay.files.directory()).isEqualTo(directory);
             assertThatThrownBy(
                             () -> SegmentFiles.open(directory, IDENTITY, SEGMENTS, SEGMENT_BYTES))
-                    .isInstanceOf(IllegalStateException.class)
+                    .isInstanceOf(RefusedBufferFilesException.class)
                     .hasMessageContaining("in use by another process");
         }
     }
