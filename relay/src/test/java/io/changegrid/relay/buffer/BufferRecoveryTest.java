@@ -72,6 +72,36 @@ class BufferRecoveryTest {
     }
 
     @Test
+    void shouldEvictOnlyWhatItHoldsWhenTheRecoveredLogIsShorterThanTheBuffer() {
+        try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
+            for (long scn = 10; scn <= 300; scn += 10) {
+                relay.publish(scn, 2);
+            }
+            assertThat(relay.buffer.segmentsEvicted()).isZero();
+        }
+        List<SampleTransactions.Entry> held;
+        try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
+            assertThat(relay.readAll()).hasSize(30);
+            long oldest = relay.buffer.oldestScn();
+            // Fills the slots the recovered log left empty first: nothing recovered is evicted.
+            long scn = 310;
+            while (relay.buffer.segmentsEvicted() == 0) {
+                assertThat(relay.buffer.oldestScn()).isEqualTo(oldest);
+                relay.publish(scn, 2);
+                scn += 10;
+            }
+            for (int i = 0; i < 200; i++, scn += 10) {
+                relay.publish(scn, 2);
+            }
+            held = relay.readAll();
+            assertThat(held.get(held.size() - 1).scn()).isEqualTo(scn - 10);
+        }
+        try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
+            assertThat(relay.readAll()).isEqualTo(held);
+        }
+    }
+
+    @Test
     void shouldDropATornTailWhenTheLastEntryWasHalfWritten() throws IOException {
         long tail;
         try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
