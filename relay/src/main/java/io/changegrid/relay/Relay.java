@@ -7,8 +7,12 @@ import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.policy.capture.TableFilter;
+import io.changegrid.relay.buffer.BufferIdentity;
+import io.changegrid.relay.buffer.BufferRecovery;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferConfig;
+import io.changegrid.relay.buffer.SegmentFiles;
+import io.changegrid.relay.buffer.SegmentPositions;
 import io.changegrid.relay.cluster.RelayRegistrar;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
@@ -56,6 +60,7 @@ public final class Relay implements AutoCloseable {
 
     private final Config config;
     private final EventBuffer buffer;
+    private final SegmentFiles segmentFiles;
     private final Publisher publisher;
     private final PositionStore positions;
     private final FetcherProvider source;
@@ -68,32 +73,49 @@ public final class Relay implements AutoCloseable {
     private volatile Throwable failure;
     private volatile boolean closing;
     private volatile RelayRegistrar registrar;
+    private final long startedNanos = System.nanoTime();
+    private volatile boolean caughtUp;
 
     private Relay(RelayConfiguration configuration) throws Exception {
         this.config = configuration.settings();
         this.source = RelaySettings.fetcher(config);
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        this.buffer = new EventBuffer(bufferConfig(config));
+        this.segmentFiles = segmentFiles(configuration, source);
+        try {
+            this.buffer = new EventBuffer(bufferConfig(config, segmentFiles));
+        } catch (RuntimeException e) {
+            closeFiles();
+            throw e;
+        }
         Path state = config.get(RelaySettings.STATE_DIRECTORY);
         try {
             this.positions = new PositionStore(state);
         } catch (RuntimeException e) {
             buffer.close();
+            closeFiles();
             throw e;
         }
         this.publisher =
                 new Publisher(
                         buffer,
                         positions,
+                        segmentFiles == null ? SegmentPositions.NONE : segmentFiles,
                         config.get(RelaySettings.STATE_SYNC_INTERVAL).toNanos(),
                         metrics);
-        // A restart re-reads from just before the oldest segment its buffer held, so the new
-        // buffer holds the same transactions with the same SCNs and lagging consumers lose nothing.
+        // A restart recovers a persistent buffer and reads on after its last entry; else it
+        // re-reads from just before the oldest segment its buffer held, so the new buffer holds
+        // the same transactions with the same SCNs and lagging consumers lose nothing.
         Optional<PositionStore.SavedPosition> saved;
+        BufferRecovery.Recovered recovered = null;
         try {
             // A corrupt file refuses the start here, before the fetcher would begin a new history.
             saved = positions.load();
-            this.fetcher = source.open(fetcherContext(configuration, saved), publisher);
+            recovered = recover(saved);
+            String resumeAt =
+                    recovered != null
+                            ? recovered.resumePosition()
+                            : saved.map(PositionStore.SavedPosition::replayPosition).orElse(null);
+            this.fetcher = source.open(fetcherContext(configuration, resumeAt), publisher);
             // A policy naming a table or column the source lacks is an error now, not a no-op.
             List<String> problems =
                     configuration.plan().validate(fetcher.sourceSchemas().latestVersions());
@@ -103,12 +125,18 @@ public final class Relay implements AutoCloseable {
         } catch (Exception e) {
             positions.close();
             buffer.close();
+            closeFiles();
             throw e;
         }
-        FetchPosition start = fetcher.position();
-        long floor = saved.map(PositionStore.SavedPosition::replayFloorScn).orElse(start.scn() - 1);
-        buffer.startAfter(floor);
-        publisher.start(floor, start.resumePosition());
+        if (recovered != null) {
+            publisher.resume(recovered);
+        } else {
+            FetchPosition start = fetcher.position();
+            long floor =
+                    saved.map(PositionStore.SavedPosition::replayFloorScn).orElse(start.scn() - 1);
+            buffer.startAfter(floor);
+            publisher.start(floor, start.resumePosition());
+        }
         registerGauges();
         ServingLimits limits = ServingLimits.from(config);
         this.http =
@@ -148,12 +176,65 @@ public final class Relay implements AutoCloseable {
                 new PositionStore(config.get(RelaySettings.STATE_DIRECTORY))) {
             saved = positions.load();
         }
-        return RelaySettings.fetcher(config).recoverSchema(fetcherContext(configuration, saved));
+        return RelaySettings.fetcher(config)
+                .recoverSchema(
+                        fetcherContext(
+                                configuration,
+                                saved.map(PositionStore.SavedPosition::replayPosition)
+                                        .orElse(null)));
     }
 
-    /** What the fetcher is opened with: the relay's settings and its saved replay point. */
+    /**
+     * Recovers a persistent buffer from its files (null without one, or when nothing could be
+     * recovered: the log says why).
+     */
+    private BufferRecovery.Recovered recover(Optional<PositionStore.SavedPosition> saved) {
+        if (segmentFiles == null) {
+            return null;
+        }
+        long began = System.nanoTime();
+        BufferRecovery.Result result =
+                BufferRecovery.recover(
+                        segmentFiles,
+                        buffer,
+                        config.get(RelaySettings.SOURCE_ID),
+                        saved.map(s -> new BufferRecovery.Saved(s.lastScn(), s.replayFloorScn()))
+                                .orElse(null));
+        if (result instanceof BufferRecovery.Recovered r) {
+            LOG.info(
+                    "event buffer recovered: directory={}, segments={}, entries={}, bytes={},"
+                            + " oldestScn={}, lastScn={}, tornTailBytesDropped={}, in={}ms;"
+                            + " fetching from {}",
+                    segmentFiles.directory(),
+                    r.segments().size(),
+                    r.entries(),
+                    r.bytes(),
+                    buffer.oldestScn(),
+                    r.lastScn(),
+                    r.droppedBytes(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
+                    r.resumePosition());
+            return r;
+        }
+        String reason = ((BufferRecovery.NotRecovered) result).reason();
+        if (saved.isEmpty()) {
+            LOG.info(
+                    "event buffer starts empty: {}; directory={}",
+                    reason,
+                    segmentFiles.directory());
+        } else {
+            LOG.warn(
+                    "event buffer not recovered, re-reading the source from the replay point: {};"
+                            + " directory={}",
+                    reason,
+                    segmentFiles.directory());
+        }
+        return null;
+    }
+
+    /** What the fetcher is opened with: the relay's settings and where to resume. */
     private static FetcherContext fetcherContext(
-            RelayConfiguration configuration, Optional<PositionStore.SavedPosition> saved) {
+            RelayConfiguration configuration, String resumePosition) {
         Config config = configuration.settings();
         return new FetcherContext(
                 config,
@@ -164,7 +245,7 @@ public final class Relay implements AutoCloseable {
                 configuration.plan(),
                 config.get(RelaySettings.STATE_DIRECTORY),
                 maxTransactionBytes(config),
-                saved.map(PositionStore.SavedPosition::replayPosition).orElse(null));
+                resumePosition);
     }
 
     /** Starts a relay without policies: every captured table, unchanged. */
@@ -262,7 +343,16 @@ public final class Relay implements AutoCloseable {
 
     public RelayHealth health() {
         Throwable fatal = failure;
-        return new RelayHealth(fetchState(), fatal == null ? null : fatal.getMessage());
+        String state = fetchState();
+        if (RelayHealth.CATCHING_UP.equals(state)) {
+            return new RelayHealth(
+                    state,
+                    null,
+                    fetcher.position().resumePosition(),
+                    fetcher.lagScn(),
+                    publisher.lagMillis());
+        }
+        return new RelayHealth(state, fatal == null ? null : fatal.getMessage());
     }
 
     public RelayStatus status() {
@@ -289,7 +379,36 @@ public final class Relay implements AutoCloseable {
         if (failure != null) {
             return "FAILED";
         }
-        return fetchThread.isAlive() ? "RUNNING" : "STOPPED";
+        if (!fetchThread.isAlive()) {
+            return "STOPPED";
+        }
+        return caughtUp() ? "RUNNING" : RelayHealth.CATCHING_UP;
+    }
+
+    /**
+     * Whether the fetcher has read up to the source's end since the relay started ({@link
+     * Fetcher#reachedEnd}); asked on every health or status request until it has, then never again.
+     */
+    private boolean caughtUp() {
+        return caughtUp || caughtUpNow();
+    }
+
+    /** Asks the fetcher; one HTTP thread at a time, so the transition is logged once. */
+    private synchronized boolean caughtUpNow() {
+        if (caughtUp) {
+            return true;
+        }
+        if (!fetcher.reachedEnd()) {
+            return false;
+        }
+        caughtUp = true;
+        LOG.info(
+                "relay caught up with its source: position={}, after={}ms, published since start:"
+                        + " {} transactions and heartbeats",
+                fetcher.position(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos),
+                (long) metrics.counter("changegrid.relay.published.transactions").count());
+        return true;
     }
 
     /** Blocks until {@link #close()}. */
@@ -319,6 +438,7 @@ public final class Relay implements AutoCloseable {
         }
         positions.close();
         buffer.close();
+        closeFiles();
         gcMetrics.close();
         metrics.close();
         LOG.info("relay stopped: position={}", fetcher.position());
@@ -348,9 +468,73 @@ public final class Relay implements AutoCloseable {
                 .register(metrics);
     }
 
-    static EventBufferConfig bufferConfig(Config config) {
+    /**
+     * The files of a persistent buffer ({@code buffer.persistent}), locked and checked, or null.
+     *
+     * @throws ConfigException if persistence is asked of direct storage
+     */
+    private static SegmentFiles segmentFiles(
+            RelayConfiguration configuration, FetcherProvider source) {
+        Config config = configuration.settings();
+        if (!config.get(RelaySettings.BUFFER_PERSISTENT)) {
+            return null;
+        }
+        if (config.get(RelaySettings.BUFFER_STORAGE) != RelaySettings.BufferStorage.MAPPED) {
+            throw new ConfigException(
+                    List.of(
+                            "bad value: path="
+                                    + RelaySettings.BUFFER_PERSISTENT.path()
+                                    + ": a persistent buffer needs "
+                                    + RelaySettings.BUFFER_STORAGE.path()
+                                    + "=mapped"));
+        }
         long capacity = config.get(RelaySettings.BUFFER_CAPACITY);
         int segment = Math.toIntExact(config.get(RelaySettings.BUFFER_SEGMENT));
+        return SegmentFiles.open(
+                config.get(RelaySettings.BUFFER_DIRECTORY),
+                bufferIdentity(configuration, source),
+                (int) (capacity / segment),
+                segment);
+    }
+
+    /**
+     * Every setting that decides what the buffer's frames hold: recovered frames are served only
+     * under the same ones. Objects without a value {@code toString} (a masking salt's hasher) lose
+     * their identity hash here, so that the same policies give the same text in every process.
+     */
+    static BufferIdentity bufferIdentity(RelayConfiguration configuration, FetcherProvider source) {
+        Config config = configuration.settings();
+        String content =
+                String.join(
+                        "\n",
+                        "source.type=" + source.type(),
+                        "source=" + source.describe(config),
+                        "capture.include=" + config.get(RelaySettings.CAPTURE_INCLUDE),
+                        "capture.exclude=" + config.get(RelaySettings.CAPTURE_EXCLUDE),
+                        "capture.partition=" + configuration.plan().partition(),
+                        "policies="
+                                + configuration
+                                        .plan()
+                                        .policies()
+                                        .map(Object::toString)
+                                        .orElse("none")
+                                        .replaceAll("@[0-9a-f]+", "@"),
+                        "schemaFingerprint=" + configuration.plan().schemaFingerprint());
+        return BufferIdentity.of(config.get(RelaySettings.SOURCE_ID), content);
+    }
+
+    private void closeFiles() {
+        if (segmentFiles != null) {
+            segmentFiles.close();
+        }
+    }
+
+    static EventBufferConfig bufferConfig(Config config, SegmentFiles files) {
+        long capacity = config.get(RelaySettings.BUFFER_CAPACITY);
+        int segment = Math.toIntExact(config.get(RelaySettings.BUFFER_SEGMENT));
+        if (files != null) {
+            return EventBufferConfig.direct(capacity, segment).withStorage(files);
+        }
         return switch (config.get(RelaySettings.BUFFER_STORAGE)) {
             case DIRECT -> EventBufferConfig.direct(capacity, segment);
             case MAPPED ->

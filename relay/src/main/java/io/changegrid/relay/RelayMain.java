@@ -1,6 +1,7 @@
 package io.changegrid.relay;
 
 import io.changegrid.config.ConfigException;
+import io.changegrid.relay.buffer.RefusedBufferFilesException;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.state.CorruptPositionFileException;
 import io.changegrid.service.RequestedStop;
@@ -69,6 +70,9 @@ public final class RelayMain implements Callable<Integer> {
             return 2;
         } catch (CorruptPositionFileException e) {
             System.err.println(e.getMessage()); // the operator decides: restore or start afresh
+            return 1;
+        } catch (RefusedBufferFilesException e) {
+            System.err.println(e.getMessage()); // never served, never overwritten
             return 1;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "relay-shutdown"));

@@ -36,6 +36,20 @@ public interface Fetcher {
      */
     long lagScn();
 
+    /**
+     * Whether this fetcher has reached the end of the source's log since it was opened: it has read
+     * everything the source had logged at some moment after opening. Once true it stays true (a
+     * later lag is ordinary streaming lag, {@link #lagScn()}). Until then the relay says it is
+     * catching up: a restarted relay may be hours behind its source.
+     *
+     * <p>Called from any thread, at most a few times a second; may ask the source, as {@link
+     * #lagScn()} does. The default, for fetchers that cannot tell, is {@code true}: such a relay
+     * never says it is catching up.
+     */
+    default boolean reachedEnd() {
+        return true;
+    }
+
     /** The source's schema versions as the fetcher tracks them, for checking policies at start. */
     SchemaRegistry sourceSchemas();
 

@@ -1,5 +1,7 @@
 package io.changegrid.relay.buffer;
 
+import io.changegrid.events.Operation;
+import io.changegrid.events.frame.FrameLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -214,8 +216,10 @@ public final class EventBuffer implements AutoCloseable {
 
     /** Starts writing segment {@code sequence}, evicting the segment the slot held before. */
     private void enterSegment(long sequence, int slot) {
-        if (sequence >= segmentCount) {
-            long newHeadSequence = sequence - segmentCount + 1;
+        long newHeadSequence = sequence - segmentCount + 1;
+        // Above the head unless the log holds fewer segments than it has slots, which a
+        // recovered log may (see restore): then the slot held nothing and nothing is evicted.
+        if (newHeadSequence > headPosition >>> segmentShift) {
             // Stored in the reverse of the order readers read them, each with release semantics:
             // a reader that sees the new head sees the new evicted SCN, and one that sees the new
             // evicted SCN (and answers TOO_OLD) sees the new oldest SCN, not one at or below its
@@ -248,6 +252,72 @@ public final class EventBuffer implements AutoCloseable {
         }
         lastScn = scn;
         HIGHEST_EVICTED_SCN.setRelease(this, scn);
+    }
+
+    /**
+     * Takes the log the segments already hold, from the start of segment {@code headSequence} to
+     * {@code tailPosition}, as if it had been appended: rebuilds the SCN index and the counters,
+     * and declares the timeline to start after {@code floorScn}, the SCN before the first entry
+     * ({@link #startAfter}). For {@link BufferRecovery}, which has checked every entry in that
+     * range. Writer thread, before the first append.
+     *
+     * @throws IllegalStateException if something was appended already
+     */
+    void restore(long headSequence, long tailPosition, long floorScn) {
+        if (transactionsAppended != 0) {
+            throw new IllegalStateException(
+                    "buffer already has entries: transactionsAppended=" + transactionsAppended);
+        }
+        ByteBuffer[] log = openSegments();
+        long entries = 0;
+        long first = NULL_SCN;
+        long last = floorScn;
+        long tailSequence = (tailPosition - 1) >>> segmentShift;
+        for (long sequence = headSequence; sequence <= tailSequence; sequence++) {
+            int slot = slotOf(sequence);
+            ByteBuffer segment = log[slot];
+            int limit =
+                    sequence == tailSequence
+                            ? (int) (tailPosition - (sequence << segmentShift))
+                            : segmentBytes;
+            index.clear(slot);
+            segmentEntries[slot] = 0;
+            int offset = 0;
+            while (offset < limit
+                    && !EventBufferLayout.isEndOfSegment(segment, offset, segmentBytes)) {
+                long scn = segment.getLong(offset + FrameLayout.SCN_OFFSET);
+                index.onEntry(slot, scn, offset);
+                segmentLastScn[slot] = scn;
+                segmentEntries[slot]++;
+                entries++;
+                if (first == NULL_SCN) {
+                    first = scn;
+                }
+                last = scn;
+                offset = entryEnd(segment, offset);
+            }
+        }
+        writePosition = tailPosition;
+        lastScn = last;
+        HIGHEST_EVICTED_SCN.setRelease(this, floorScn);
+        OLDEST_SCN.setRelease(this, first);
+        HEAD.setRelease(this, headSequence << segmentShift);
+        TAIL.setRelease(this, tailPosition);
+        NEWEST_SCN.setRelease(this, entries == 0 ? NULL_SCN : last);
+        TRANSACTIONS_APPENDED.setRelease(this, entries);
+    }
+
+    /** The end of the (checked) entry at {@code offset}: after its END or lone HEARTBEAT. */
+    private static int entryEnd(ByteBuffer segment, int offset) {
+        int at = offset;
+        while (true) {
+            int length = segment.getInt(at + FrameLayout.LENGTH_OFFSET);
+            int op = segment.get(at + FrameLayout.OPERATION_OFFSET) & 0xFF;
+            at += length;
+            if (op == Operation.END_OF_TRANSACTION.code() || op == Operation.HEARTBEAT.code()) {
+                return at;
+            }
+        }
     }
 
     /** A new cursor for one reader thread. */

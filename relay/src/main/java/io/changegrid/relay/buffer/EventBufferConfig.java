@@ -126,6 +126,11 @@ public record EventBufferConfig(
                 SegmentStorage.mapped(directory));
     }
 
+    /** The same buffer with its segments from {@code segmentStorage}. */
+    public EventBufferConfig withStorage(SegmentStorage segmentStorage) {
+        return new EventBufferConfig(capacityBytes, segmentBytes, indexStrideBytes, segmentStorage);
+    }
+
     /** The same buffer with another index stride. */
     public EventBufferConfig withIndexStrideBytes(int strideBytes) {
         return new EventBufferConfig(capacityBytes, segmentBytes, strideBytes, storage);

@@ -13,13 +13,16 @@ import java.nio.file.Path;
  *   <li>{@link MappedSegmentStorage}: files in a directory (e.g. {@code /dev/shm}), mapped and
  *       unlinked at once so nothing is left behind after {@code kill -9}; not subject to the direct
  *       memory limit, so a relay can hold tens of gigabytes with a heap under 512 MB.
+ *   <li>{@link SegmentFiles}: named files in a directory of the relay's own, kept across restarts
+ *       so that a restarted relay recovers its buffer from them ({@link BufferRecovery}).
  * </ul>
  *
  * <p>Both give up their memory when the {@link ByteBuffer}s become unreachable: {@link
  * EventBuffer#close()} drops its references rather than unmapping or freeing eagerly, because a
  * reader still copying from a freed segment would crash the JVM instead of reading stale bytes.
  */
-public sealed interface SegmentStorage permits DirectSegmentStorage, MappedSegmentStorage {
+public sealed interface SegmentStorage
+        permits DirectSegmentStorage, MappedSegmentStorage, SegmentFiles {
 
     /**
      * Allocates {@code segmentCount} segments of {@code segmentBytes} each, or fails having kept

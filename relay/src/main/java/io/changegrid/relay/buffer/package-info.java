@@ -14,6 +14,11 @@
  *       io.changegrid.relay.buffer.SegmentStorage} say how large the log is and where its memory
  *       comes from (direct buffers, or unlinked memory-mapped files).
  *   <li>{@link io.changegrid.relay.buffer.AppendListener} tells waiting readers that data arrived.
+ *   <li>{@link io.changegrid.relay.buffer.SegmentFiles} keeps a buffer's segments in files that
+ *       outlive the process, each tied to source positions ({@link
+ *       io.changegrid.relay.buffer.SegmentPositions}, laid out as {@link
+ *       io.changegrid.relay.buffer.SegmentFileLayout} describes), and {@link
+ *       io.changegrid.relay.buffer.BufferRecovery} rebuilds the buffer from them at restart.
  * </ul>
  */
 package io.changegrid.relay.buffer;

@@ -28,7 +28,8 @@ public final class RelaySettings {
         /** Direct memory: the JVM needs {@code -XX:MaxDirectMemorySize} at least the capacity. */
         DIRECT,
         /**
-         * Memory-mapped files in {@code buffer.directory}, unlinked at once (tmpfs recommended).
+         * Memory-mapped files in {@code buffer.directory}: unlinked at once (tmpfs recommended), or
+         * kept and recovered at restart with {@code buffer.persistent}.
          */
         MAPPED
     }
@@ -101,6 +102,15 @@ public final class RelaySettings {
                     ValueKind.PATH,
                     Path.of("/dev/shm"),
                     "Directory for mapped segments (tmpfs keeps them in memory).");
+    public static final ConfigKey<Boolean> BUFFER_PERSISTENT =
+            ConfigKey.of(
+                    "buffer.persistent",
+                    ValueKind.BOOLEAN,
+                    false,
+                    "With mapped storage: keep the segment files in buffer.directory (a directory of this"
+                            + " relay's own) and recover the buffer from them at restart, so the relay serves"
+                            + " what it held at once and reads the source only from after its last"
+                            + " transaction (docs/relay.md).");
 
     public static final ConfigKey<Path> STATE_DIRECTORY =
             ConfigKey.of(
@@ -243,6 +253,7 @@ public final class RelaySettings {
                                 BUFFER_SEGMENT,
                                 BUFFER_STORAGE,
                                 BUFFER_DIRECTORY,
+                                BUFFER_PERSISTENT,
                                 STATE_DIRECTORY,
                                 STATE_SYNC_INTERVAL,
                                 HTTP_HOST,

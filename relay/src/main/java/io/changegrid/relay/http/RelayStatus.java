@@ -3,7 +3,8 @@ package io.changegrid.relay.http;
 /**
  * A snapshot of what a relay is doing, for {@code /v1/status} and the CLI.
  *
- * @param fetchState RUNNING, STOPPED or FAILED
+ * @param fetchState RUNNING, CATCHING_UP (not yet read up to the source's end since the start),
+ *     STOPPED or FAILED
  * @param fetchError why it failed, or null
  * @param fetchPosition the source position after the last transaction read completely
  * @param lagMillis time since the source commit of the last published transaction or heartbeat

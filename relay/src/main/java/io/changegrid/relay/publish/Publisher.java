@@ -1,10 +1,13 @@
 package io.changegrid.relay.publish;
 
 import io.changegrid.fetchers.TransactionSink;
+import io.changegrid.relay.buffer.BufferRecovery;
 import io.changegrid.relay.buffer.EventBuffer;
+import io.changegrid.relay.buffer.SegmentPositions;
 import io.changegrid.relay.state.PositionStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,6 +23,15 @@ import java.util.concurrent.TimeUnit;
  * (segments are evicted whole): it is remembered for each segment's first entry and saved after
  * every append, and the position file is forced to disk every {@code syncIntervalNanos}.
  *
+ * <p>A persistent buffer ({@link io.changegrid.relay.buffer.SegmentFiles}) is also told, after
+ * every append, where the source stood before each segment's first entry and after its last one
+ * ({@link SegmentPositions}), so that a restart recovers the buffer and reads the source only from
+ * after its last entry. The order of writes is what makes a {@code kill -9} at any instant safe:
+ * the entry's bytes, then its segment's records, then the position file. A kill before the
+ * segment's tail record drops the entry at recovery (it is read again, with the same SCN); a kill
+ * between the tail record and the position file leaves the position file one entry behind, which
+ * recovery accepts (docs/relay.md, "positions and restarts").
+ *
  * <p>Threading: called on the fetcher thread only; the counters and gauges it feeds are read from
  * any thread.
  */
@@ -30,6 +42,8 @@ public final class Publisher implements TransactionSink {
 
     private final EventBuffer buffer;
     private final PositionStore positions;
+    private final SegmentPositions segmentPositions;
+    private final int segmentShift;
     private final long syncIntervalNanos;
     private final long segmentMask;
     private final TreeMap<Long, ReplayPoint> segmentStarts = new TreeMap<>();
@@ -50,10 +64,13 @@ public final class Publisher implements TransactionSink {
     public Publisher(
             EventBuffer buffer,
             PositionStore positions,
+            SegmentPositions segmentPositions,
             long syncIntervalNanos,
             MeterRegistry metrics) {
         this.buffer = buffer;
         this.positions = positions;
+        this.segmentPositions = segmentPositions;
+        this.segmentShift = Integer.numberOfTrailingZeros(buffer.config().segmentBytes());
         this.syncIntervalNanos = syncIntervalNanos;
         this.segmentMask = buffer.config().segmentBytes() - 1L;
         this.transactions =
@@ -80,6 +97,22 @@ public final class Publisher implements TransactionSink {
         previousPosition = position;
     }
 
+    /**
+     * Goes on after a recovered buffer ({@link BufferRecovery}): the fetcher starts right after its
+     * last entry, and the replay point of each recovered segment is known again. Before the first
+     * {@link #accept}, instead of {@link #start}.
+     */
+    public void resume(BufferRecovery.Recovered recovered) {
+        previousScn = recovered.lastScn();
+        previousPosition = recovered.resumePosition();
+        lastScn = recovered.lastScn();
+        for (BufferRecovery.SegmentStart segment : recovered.segments()) {
+            segmentStarts.put(
+                    segment.firstScn(),
+                    new ReplayPoint(segment.floorScn(), segment.floorPosition()));
+        }
+    }
+
     @Override
     public void accept(
             long scn,
@@ -99,9 +132,17 @@ public final class Publisher implements TransactionSink {
                             + buffer.maxTransactionBytes()
                             + "; raise buffer.segmentSize (up to 1GiB)");
         }
-        if (((tail - length) & segmentMask) == 0) {
+        long start = tail - length;
+        long sequence = start >>> segmentShift;
+        // The entry's bytes reach the files before the records that commit them (see above).
+        VarHandle.storeStoreFence();
+        if ((start & segmentMask) == 0) {
             segmentStarts.put(scn, new ReplayPoint(previousScn, previousPosition));
+            segmentPositions.segmentStarted(sequence, previousScn, previousPosition);
         }
+        segmentPositions.appended(
+                sequence, scn, (int) (tail - (sequence << segmentShift)), resumePosition);
+        VarHandle.storeStoreFence();
         previousScn = scn;
         previousPosition = resumePosition;
         Map.Entry<Long, ReplayPoint> oldest = segmentStarts.firstEntry();

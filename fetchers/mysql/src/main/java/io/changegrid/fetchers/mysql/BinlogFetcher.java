@@ -49,6 +49,13 @@ public final class BinlogFetcher implements Fetcher {
     private volatile BinaryLogClient client;
     private volatile Throwable connectionFailure;
 
+    /**
+     * The first end of the binlog seen since opening, as an SCN, or -1; see {@link #reachedEnd}.
+     */
+    private volatile long endSeen = -1;
+
+    private volatile boolean reachedEnd;
+
     private BinlogFetcher(
             BinlogFetcherConfig config,
             SchemaTracker tracker,
@@ -231,6 +238,30 @@ public final class BinlogFetcher implements Fetcher {
                 .end()
                 .map(end -> Math.max(0, end.scn() - assembler.committed().scn()))
                 .orElse(-1L);
+    }
+
+    /**
+     * True once the fetcher has read up to an end of the binlog seen since it was opened ({@code
+     * SHOW MASTER STATUS}, asked at most once a second), or the server sent a heartbeat, which it
+     * does only while it has nothing more to send. The end kept is the first one seen, not the
+     * latest: under a steady load the fetcher trails the latest end by a transaction or two, but
+     * passes any fixed one.
+     */
+    @Override
+    public boolean reachedEnd() {
+        if (reachedEnd) {
+            return true;
+        }
+        long committed = assembler.committed().scn();
+        long end = endSeen;
+        if (end < 0) {
+            end = sourceEnd.end().map(BinlogPosition::scn).orElse(-1L);
+            endSeen = end;
+        }
+        if (assembler.sawServerHeartbeat() || (end >= 0 && committed >= end)) {
+            reachedEnd = true;
+        }
+        return reachedEnd;
     }
 
     /**

@@ -109,6 +109,9 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private final Runnable onFailure;
     private final Map<Long, Binding> routes = new HashMap<>();
 
+    /** Set once the server sent a heartbeat: it does so only when it has nothing more to send. */
+    private volatile boolean sawServerHeartbeat;
+
     /** Binlog table ids of tables whose rows are not published: their rows are not decoded. */
     private final Set<Long> uncaptured = new HashSet<>();
 
@@ -166,6 +169,13 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     /** The schema versions the published frames name. */
     SchemaRegistry published() {
         return router.published();
+    }
+
+    /**
+     * Whether the server ever sent a heartbeat, i.e. was seen at the end of its binlog; any thread.
+     */
+    boolean sawServerHeartbeat() {
+        return sawServerHeartbeat;
     }
 
     /** Where the next transaction starts: the position to reconnect at. */
@@ -249,6 +259,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                     rows(header, event.getData());
             case XID -> commit(header);
             case HEARTBEAT -> {
+                sawServerHeartbeat = true;
                 if (!open) {
                     publishHeartbeat();
                 }
