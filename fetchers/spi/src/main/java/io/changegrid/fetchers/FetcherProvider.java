@@ -2,6 +2,7 @@ package io.changegrid.fetchers;
 
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigKey;
+import io.changegrid.fetchers.snapshot.SnapshotReader;
 import java.util.List;
 
 /**
@@ -46,5 +47,18 @@ public interface FetcherProvider {
     default String recoverSchema(FetcherContext context) throws Exception {
         throw new UnsupportedOperationException(
                 "source type has no schema to recover: source.type=" + type());
+    }
+
+    /**
+     * Opens a reader of the source's tables for snapshots (docs/bootstrap.md): its own JDBC
+     * connection, read-only. The relay opens it when a consumer first asks for a snapshot.
+     *
+     * @param context as for {@link #open}
+     * @throws UnsupportedOperationException if this kind of source offers no snapshots
+     * @throws Exception if the source cannot be reached
+     */
+    default SnapshotReader openSnapshotReader(FetcherContext context) throws Exception {
+        throw new UnsupportedOperationException(
+                "source type offers no snapshots: source.type=" + type());
     }
 }
