@@ -6,6 +6,7 @@ import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.TransactionSink;
+import io.changegrid.fetchers.snapshot.SnapshotReader;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -45,6 +46,11 @@ public final class MySqlFetcherProvider implements FetcherProvider {
     public String recoverSchema(FetcherContext context) throws Exception {
         return SchemaRecovery.run(
                 config(context), context.stateDirectory(), context.resumePosition());
+    }
+
+    @Override
+    public SnapshotReader openSnapshotReader(FetcherContext context) {
+        return new BinlogSnapshotReader(config(context));
     }
 
     /**
