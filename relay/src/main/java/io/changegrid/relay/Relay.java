@@ -18,6 +18,9 @@ import io.changegrid.relay.http.RelayHttpServer;
 import io.changegrid.relay.http.RelayStatus;
 import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.publish.Publisher;
+import io.changegrid.relay.snapshot.ChunkSource;
+import io.changegrid.relay.snapshot.SnapshotService;
+import io.changegrid.relay.snapshot.SnapshotSettings;
 import io.changegrid.relay.state.CorruptPositionFileException;
 import io.changegrid.relay.state.PositionStore;
 import io.changegrid.relay.stream.FetcherStopped;
@@ -59,6 +62,7 @@ public final class Relay implements AutoCloseable {
     private final FetcherProvider source;
     private final Fetcher fetcher;
     private final RelayHttpServer http;
+    private final SnapshotService snapshots;
     private final PrometheusMeterRegistry metrics;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Thread fetchThread;
@@ -109,6 +113,7 @@ public final class Relay implements AutoCloseable {
         publisher.start(floor, start.resumePosition());
         registerGauges();
         ServingLimits limits = ServingLimits.from(config);
+        this.snapshots = snapshotService(configuration, saved);
         this.http =
                 new RelayHttpServer(
                         config.get(RelaySettings.HTTP_HOST),
@@ -122,7 +127,8 @@ public final class Relay implements AutoCloseable {
                                 config.get(RelaySettings.SOURCE_ID),
                                 configuration.plan().schemaFingerprint(),
                                 this::fetcherStopped,
-                                limits),
+                                limits,
+                                snapshots),
                         fetcher.publishedSchemas(),
                         limits);
         this.fetchThread = new Thread(this::fetch, "relay-fetcher");
@@ -144,6 +150,42 @@ public final class Relay implements AutoCloseable {
             saved = positions.load();
         }
         return RelaySettings.fetcher(config).recoverSchema(fetcherContext(configuration, saved));
+    }
+
+    /**
+     * Snapshots in the stream (docs/bootstrap.md): chunks read through the source's snapshot
+     * reader, opened at the first snapshot request; a source without one refuses such requests
+     * then.
+     */
+    private SnapshotService snapshotService(
+            RelayConfiguration configuration, Optional<PositionStore.SavedPosition> saved) {
+        FetcherContext context = fetcherContext(configuration, saved);
+        ChunkSource chunks =
+                new ChunkSource(
+                        () -> {
+                            try {
+                                return source.openSnapshotReader(context);
+                            } catch (RuntimeException e) {
+                                throw e;
+                            } catch (Exception e) {
+                                throw new IllegalStateException(
+                                        "snapshot reader did not open: source="
+                                                + source.describe(config),
+                                        e);
+                            }
+                        },
+                        fetcher,
+                        new SnapshotSettings(
+                                config.get(RelaySettings.SNAPSHOT_CHUNK_SIZE),
+                                config.get(RelaySettings.SNAPSHOT_MIN_CHUNK_INTERVAL),
+                                config.get(RelaySettings.SNAPSHOT_WATERMARK_WAIT)));
+        return new SnapshotService(
+                config.get(RelaySettings.SOURCE_ID),
+                fetcher.sourceSchemas(),
+                fetcher.publishedSchemas(),
+                context.capture(),
+                configuration.plan(),
+                chunks);
     }
 
     /** What the fetcher is opened with: the relay's settings and its saved replay point. */
@@ -249,6 +291,11 @@ public final class Relay implements AutoCloseable {
         return buffer;
     }
 
+    /** The relay's snapshot serving (docs/bootstrap.md); tests install a chunk hook through it. */
+    public SnapshotService snapshots() {
+        return snapshots;
+    }
+
     /** Why the fetcher stopped, or null while it runs or after a clean stop. */
     public Throwable failure() {
         return failure;
@@ -311,6 +358,7 @@ public final class Relay implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("HTTP server did not stop cleanly", e);
         }
+        snapshots.close();
         positions.close();
         buffer.close();
         gcMetrics.close();
