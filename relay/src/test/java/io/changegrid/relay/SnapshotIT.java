@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SnapshotIT {
 
-    private static final int ROWS = 50_000;
+    /** 50,000 by default; the 1M-row run: {@code -Dchangegrid.snapshotRows=1000000}. */
+    private static final int ROWS = Integer.getInteger("changegrid.snapshotRows", 50_000);
 
     @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
 
@@ -38,11 +39,16 @@ class SnapshotIT {
         long seed = System.nanoTime();
         System.out.println("SnapshotIT seed=" + seed);
         try (Relay relay = Relay.start(config())) {
+            long started = System.nanoTime();
             SnapshotRun.Outcome outcome =
                     new SnapshotRun(relay, MARIADB.server()::connect, "shop.accounts", ROWS, seed)
                             .run();
 
-            System.out.println("SnapshotIT " + summary(outcome));
+            System.out.println(
+                    "SnapshotIT "
+                            + summary(outcome)
+                            + ", millis="
+                            + (System.nanoTime() - started) / 1_000_000);
             assertThat(outcome.chunksHooked())
                     .as("chunks written between watermarks")
                     .isGreaterThan(10);
