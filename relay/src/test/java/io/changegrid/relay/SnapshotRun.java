@@ -221,7 +221,7 @@ final class SnapshotRun {
     }
 
     /** The test's target: the table replicated in memory by the applier's rules. */
-    private static final class Replica {
+    static final class Replica {
         final Map<Integer, String> rows = new HashMap<>();
         final SchemaRegistry schemas = new SchemaRegistry();
         final StreamClient client;
