@@ -2,7 +2,6 @@ package io.changegrid.fetchers;
 
 import io.changegrid.config.Config;
 import io.changegrid.config.ConfigKey;
-import io.changegrid.fetchers.snapshot.SnapshotReader;
 import java.util.List;
 
 /**

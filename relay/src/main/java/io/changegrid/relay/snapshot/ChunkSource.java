@@ -2,7 +2,7 @@ package io.changegrid.relay.snapshot;
 
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.fetchers.Fetcher;
-import io.changegrid.fetchers.snapshot.SnapshotReader;
+import io.changegrid.fetchers.SnapshotReader;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

@@ -1,8 +1,8 @@
 package io.changegrid.fetchers.mysql;
 
 import io.changegrid.events.schema.TableSchema;
-import io.changegrid.fetchers.snapshot.KeyRangeQuery;
-import io.changegrid.fetchers.snapshot.SnapshotReader;
+import io.changegrid.fetchers.KeyRangeQuery;
+import io.changegrid.fetchers.SnapshotReader;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

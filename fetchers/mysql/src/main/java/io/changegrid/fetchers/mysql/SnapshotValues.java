@@ -5,7 +5,7 @@ import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.SqlDate;
 import io.changegrid.events.value.SqlDateTime;
 import io.changegrid.events.value.TemporalText;
-import io.changegrid.fetchers.snapshot.UnsupportedSnapshotTypeException;
+import io.changegrid.fetchers.UnsupportedSnapshotTypeException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.PreparedStatement;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.Operation;
 import io.changegrid.events.schema.TableSchema;
-import io.changegrid.fetchers.snapshot.NoPrimaryKeyException;
+import io.changegrid.fetchers.NoPrimaryKeyException;
 import io.changegrid.policy.capture.TableFilter;
 import io.changegrid.testkit.MariaDbExtension;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.changegrid.fetchers.postgresql;
 
 import io.changegrid.events.schema.TableSchema;
-import io.changegrid.fetchers.snapshot.KeyRangeQuery;
-import io.changegrid.fetchers.snapshot.SnapshotReader;
-import io.changegrid.fetchers.snapshot.UnsupportedSnapshotTypeException;
+import io.changegrid.fetchers.KeyRangeQuery;
+import io.changegrid.fetchers.SnapshotReader;
+import io.changegrid.fetchers.UnsupportedSnapshotTypeException;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;

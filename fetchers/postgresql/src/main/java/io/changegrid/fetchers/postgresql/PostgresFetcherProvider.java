@@ -5,8 +5,8 @@ import io.changegrid.config.ConfigKey;
 import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
+import io.changegrid.fetchers.SnapshotReader;
 import io.changegrid.fetchers.TransactionSink;
-import io.changegrid.fetchers.snapshot.SnapshotReader;
 import java.util.List;
 
 /**

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.schema.TableSchema;
-import io.changegrid.fetchers.snapshot.NoPrimaryKeyException;
+import io.changegrid.fetchers.NoPrimaryKeyException;
 import io.changegrid.testkit.PostgresServerExtension;
 import java.sql.SQLException;
 import java.util.ArrayList;

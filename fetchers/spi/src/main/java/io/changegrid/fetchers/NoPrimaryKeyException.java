@@ -1,4 +1,4 @@
-package io.changegrid.fetchers.snapshot;
+package io.changegrid.fetchers;
 
 import io.changegrid.events.schema.TableSchema;
 

@@ -1,4 +1,4 @@
-package io.changegrid.fetchers.snapshot;
+package io.changegrid.fetchers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
