@@ -33,9 +33,25 @@ public final class StreamParameters {
     /** The number of partitions {@link #PARTITION} is one of. */
     public static final String PARTITIONS = "n";
 
+    /**
+     * A snapshot of the subscription, interleaved with the live stream (docs/bootstrap.md): {@link
+     * SnapshotCursor#START} to begin one, or the {@link SnapshotCursor} text the last response's
+     * {@link StreamResponse#SNAPSHOT} header gave, to continue it. Absent: the live stream only.
+     */
+    public static final String SNAPSHOT = "snapshot";
+
     /** Every parameter the relay knows, in the order its error messages list them. */
     public static final List<String> ALL =
-            List.of(FROM, MAX_BYTES, TIMEOUT_MS, FORMAT, FILTER, TABLES, PARTITION, PARTITIONS);
+            List.of(
+                    FROM,
+                    MAX_BYTES,
+                    TIMEOUT_MS,
+                    FORMAT,
+                    FILTER,
+                    TABLES,
+                    PARTITION,
+                    PARTITIONS,
+                    SNAPSHOT);
 
     /** {@link #FILTER} key: the policies, written as in a relay's YAML, selecting only. */
     public static final String FILTER_POLICIES = "policies";

@@ -49,5 +49,13 @@ public final class StreamResponse {
      */
     public static final String SCHEMAS = "X-Changegrid-Schemas";
 
+    /**
+     * The snapshot cursor after a response to a {@link StreamParameters#SNAPSHOT} request: the
+     * {@link SnapshotCursor} text to send next, or {@link SnapshotCursor#COMPLETE} once the last
+     * chunk was sent. It belongs to the response's snapshot chunk, the last transaction of the
+     * body; a response without a chunk echoes the cursor asked with.
+     */
+    public static final String SNAPSHOT = "X-Changegrid-Snapshot";
+
     private StreamResponse() {}
 }

@@ -39,7 +39,15 @@ class WireNamesTest {
     void shouldKeepTheStreamParametersWhenTheApiChanges() {
         assertThat(StreamParameters.ALL)
                 .containsExactly(
-                        "from", "maxBytes", "timeoutMs", "format", "filter", "tables", "p", "n");
+                        "from",
+                        "maxBytes",
+                        "timeoutMs",
+                        "format",
+                        "filter",
+                        "tables",
+                        "p",
+                        "n",
+                        "snapshot");
         assertThat(List.of(StreamParameters.FILTER_POLICIES, StreamParameters.FILTER_PARTITION))
                 .containsExactly("policies", "partition");
     }
@@ -67,6 +75,15 @@ class WireNamesTest {
         assertThat(StreamResponse.NOT_FETCHING).isEqualTo(503);
         assertThat(List.of(StreamResponse.FETCH_STATE_FIELD, StreamResponse.FETCH_ERROR_FIELD))
                 .containsExactly("fetchState", "fetchError");
+    }
+
+    @Test
+    void shouldKeepTheSnapshotNamesAndCursorFormWhenTheApiChanges() {
+        assertThat(StreamResponse.SNAPSHOT).isEqualTo("X-Changegrid-Snapshot");
+        assertThat(List.of(SnapshotCursor.START, SnapshotCursor.COMPLETE))
+                .containsExactly("start", "complete");
+        assertThat(new SnapshotCursor(77, "shop", "orders", new byte[] {1, 0, 14}).toText())
+                .isEqualTo("v1:77:c2hvcA:b3JkZXJz:AQAO");
     }
 
     @Test

@@ -24,6 +24,9 @@ import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.publish.Publisher;
 import io.changegrid.relay.security.AccessControl;
 import io.changegrid.relay.security.RelayExposure;
+import io.changegrid.relay.snapshot.ChunkSource;
+import io.changegrid.relay.snapshot.SnapshotService;
+import io.changegrid.relay.snapshot.SnapshotSettings;
 import io.changegrid.relay.state.CorruptPositionFileException;
 import io.changegrid.relay.state.PositionStore;
 import io.changegrid.relay.stream.FetcherStopped;
@@ -66,6 +69,7 @@ public final class Relay implements AutoCloseable {
     private final FetcherProvider source;
     private final Fetcher fetcher;
     private final RelayHttpServer http;
+    private final SnapshotService snapshots;
     private final PrometheusMeterRegistry metrics;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Thread fetchThread;
@@ -139,6 +143,7 @@ public final class Relay implements AutoCloseable {
         }
         registerGauges();
         ServingLimits limits = ServingLimits.from(config);
+        this.snapshots = snapshotService(configuration, saved);
         this.http =
                 new RelayHttpServer(
                         config.get(RelaySettings.HTTP_HOST),
@@ -152,7 +157,8 @@ public final class Relay implements AutoCloseable {
                                 config.get(RelaySettings.SOURCE_ID),
                                 configuration.plan().schemaFingerprint(),
                                 this::fetcherStopped,
-                                limits),
+                                limits,
+                                snapshots),
                         fetcher.publishedSchemas(),
                         limits,
                         RelaySettings.HTTP_TLS.read(config),
@@ -232,7 +238,46 @@ public final class Relay implements AutoCloseable {
         return null;
     }
 
-    /** What the fetcher is opened with: the relay's settings and where to resume. */
+    /**
+     * Snapshots in the stream (docs/bootstrap.md): chunks read through the source's snapshot
+     * reader, opened at the first snapshot request; a source without one refuses such requests
+     * then.
+     */
+    private SnapshotService snapshotService(
+            RelayConfiguration configuration, Optional<PositionStore.SavedPosition> saved) {
+        FetcherContext context =
+                fetcherContext(
+                        configuration,
+                        saved.map(PositionStore.SavedPosition::replayPosition).orElse(null));
+        ChunkSource chunks =
+                new ChunkSource(
+                        () -> {
+                            try {
+                                return source.openSnapshotReader(context);
+                            } catch (RuntimeException e) {
+                                throw e;
+                            } catch (Exception e) {
+                                throw new IllegalStateException(
+                                        "snapshot reader did not open: source="
+                                                + source.describe(config),
+                                        e);
+                            }
+                        },
+                        fetcher,
+                        new SnapshotSettings(
+                                config.get(RelaySettings.SNAPSHOT_CHUNK_SIZE),
+                                config.get(RelaySettings.SNAPSHOT_MIN_CHUNK_INTERVAL),
+                                config.get(RelaySettings.SNAPSHOT_WATERMARK_WAIT)));
+        return new SnapshotService(
+                config.get(RelaySettings.SOURCE_ID),
+                fetcher.sourceSchemas(),
+                fetcher.publishedSchemas(),
+                context.capture(),
+                configuration.plan(),
+                chunks);
+    }
+
+    /** What the fetcher is opened with: the relay's settings and its saved replay point. */
     private static FetcherContext fetcherContext(
             RelayConfiguration configuration, String resumePosition) {
         Config config = configuration.settings();
@@ -336,6 +381,11 @@ public final class Relay implements AutoCloseable {
         return buffer;
     }
 
+    /** The relay's snapshot serving (docs/bootstrap.md); tests install a chunk hook through it. */
+    public SnapshotService snapshots() {
+        return snapshots;
+    }
+
     /** Why the fetcher stopped, or null while it runs or after a clean stop. */
     public Throwable failure() {
         return failure;
@@ -436,6 +486,7 @@ public final class Relay implements AutoCloseable {
         } catch (Exception e) {
             LOG.warn("HTTP server did not stop cleanly", e);
         }
+        snapshots.close();
         positions.close();
         buffer.close();
         closeFiles();

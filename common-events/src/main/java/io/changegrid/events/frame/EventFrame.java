@@ -56,6 +56,19 @@ public final class EventFrame {
         return buffer.getInt(offset + LENGTH_OFFSET);
     }
 
+    /**
+     * The header's flag bits: 0 on the timeline, {@link FrameLayout#FLAG_SNAPSHOT} and more on a
+     * snapshot chunk.
+     */
+    public int flags() {
+        return buffer.getShort(offset + FLAGS_OFFSET) & 0xFFFF;
+    }
+
+    /** Whether this frame belongs to a snapshot chunk ({@link FrameLayout#FLAG_SNAPSHOT}). */
+    public boolean isSnapshot() {
+        return (flags() & FLAG_SNAPSHOT) != 0;
+    }
+
     public int checksum() {
         return buffer.getInt(offset + CRC_OFFSET);
     }

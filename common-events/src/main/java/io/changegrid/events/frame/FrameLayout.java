@@ -57,7 +57,10 @@ import java.util.zip.CRC32C;
  *   <li>Table Id and Schema Version name the {@link io.changegrid.events.schema.TableSchema} that
  *       decodes the images; both are 0 for HEARTBEAT and END_OF_TRANSACTION.
  *   <li>A section length of 0 means the section is absent (a row image is never empty).
- *   <li>Flags and Reserved are 0 in version 1.
+ *   <li>Flags are 0 on every frame of the timeline. A relay sets {@link #FLAG_SNAPSHOT} (and {@link
+ *       #FLAG_SNAPSHOT_COMPLETE}) only on the frames of a snapshot chunk it serves to the one
+ *       consumer that asked for a snapshot (docs/bootstrap.md, {@link SnapshotFrames}); those
+ *       frames never enter an event buffer. Reserved is 0 in version 1.
  * </ul>
  */
 public final class FrameLayout {
@@ -94,6 +97,19 @@ public final class FrameLayout {
 
     /** Largest source id: the field is an unsigned short. */
     public static final int MAX_SOURCE_ID = 0xFFFF;
+
+    /**
+     * Flags bit 0: a frame of a snapshot chunk, a row copied from the source's table (INSERT, after
+     * image) or the chunk's END_OF_TRANSACTION. Its SCN is the chunk's high watermark: the rows are
+     * the table's values just before that point of the timeline.
+     */
+    public static final int FLAG_SNAPSHOT = 1;
+
+    /**
+     * Flags bit 1, with {@link #FLAG_SNAPSHOT}, on the END_OF_TRANSACTION of the snapshot's last
+     * chunk: every table of the snapshot has been copied.
+     */
+    public static final int FLAG_SNAPSHOT_COMPLETE = 1 << 1;
 
     private FrameLayout() {}
 

@@ -2,6 +2,7 @@ package io.changegrid.consumer.api;
 
 import io.changegrid.events.ChangeEvent;
 import io.changegrid.events.Operation;
+import io.changegrid.events.frame.FrameLayout;
 import io.changegrid.events.schema.TableSchema;
 import java.nio.ByteBuffer;
 
@@ -98,4 +99,15 @@ public interface EventView {
 
     /** The frame's length in bytes, header included. */
     int frameLength();
+
+    /**
+     * Whether the event is a row copied by a snapshot (docs/bootstrap.md), not a live change: an
+     * INSERT carrying the row's value at the chunk's point of the timeline (its {@link #scn()}, the
+     * chunk's high watermark). Apply it as an upsert; live changes of rows not yet copied arrive as
+     * ordinary events (an UPDATE carries the whole row; a DELETE of a row not held is a no-op).
+     */
+    default boolean isSnapshot() {
+        int flags = frameBuffer().getShort(frameOffset() + FrameLayout.FLAGS_OFFSET) & 0xFFFF;
+        return (flags & FrameLayout.FLAG_SNAPSHOT) != 0;
+    }
 }

@@ -27,6 +27,7 @@ public final class ResponseCheck {
     private final CRC32C crc = new CRC32C();
     private String problem;
     private int transactions;
+    private long snapshotScn = Long.MIN_VALUE;
 
     /**
      * Checks the body in {@code [offset, offset + length)} of {@code buffer}.
@@ -38,6 +39,7 @@ public final class ResponseCheck {
      */
     boolean check(ByteBuffer buffer, int offset, int length, long from, StreamHeaders headers) {
         problem = null;
+        snapshotScn = Long.MIN_VALUE;
         long lastScn = headers.lastScn();
         transactions = 0;
         int end = offset + length;
@@ -48,6 +50,7 @@ public final class ResponseCheck {
         int lastIndex = -1;
         int frames = 0;
         int position = offset;
+        boolean chunkEnded = false;
         while (position < end) {
             int frameLength;
             try {
@@ -66,6 +69,47 @@ public final class ResponseCheck {
                                 + headers.sourceId());
             }
             int op = frame.operationCode();
+            if (chunkEnded) {
+                return fail(problemAt("frames after a snapshot chunk", position - offset, scn));
+            }
+            if (inTransaction && frame.isSnapshot() != inChunk(transactionScn)) {
+                return fail(
+                        problemAt(
+                                "snapshot and live frames in one transaction",
+                                position - offset,
+                                scn));
+            }
+            if (frame.isSnapshot()) {
+                // A snapshot chunk (docs/bootstrap.md): the body's last transaction, placed after
+                // its live transactions at the chunk's high watermark; it moves no checkpoint.
+                if (!inTransaction) {
+                    if (scn <= previousTransaction || scn < previous) {
+                        return fail(
+                                problemAt(
+                                        "snapshot chunk not after the live transactions",
+                                        position - offset,
+                                        scn));
+                    }
+                    inTransaction = true;
+                    snapshotScn = scn;
+                    transactionScn = scn;
+                    lastIndex = -1;
+                } else if (scn != transactionScn) {
+                    return fail(problemAt("snapshot chunk SCN changes", position - offset, scn));
+                }
+                if (frame.index() <= lastIndex) {
+                    return fail(problemAt("event index goes back", position - offset, scn));
+                }
+                lastIndex = frame.index();
+                if (op == Operation.END_OF_TRANSACTION.code()) {
+                    inTransaction = false;
+                    chunkEnded = true;
+                } else if (op != Operation.INSERT.code()) {
+                    return fail(problemAt("snapshot row not an INSERT", position - offset, scn));
+                }
+                position += frameLength;
+                continue;
+            }
             if (op == Operation.HEARTBEAT.code()) {
                 if (inTransaction) {
                     return fail(
@@ -144,6 +188,11 @@ public final class ResponseCheck {
                             + headers.newestScn());
         }
         return true;
+    }
+
+    /** Whether an open transaction at {@code scn} is the snapshot chunk being checked. */
+    private boolean inChunk(long scn) {
+        return snapshotScn == scn;
     }
 
     /** What the last failed {@link #check} found. */

@@ -37,6 +37,50 @@ class ResponseCheckTest {
     }
 
     @Test
+    void shouldAcceptASnapshotChunkWhenItClosesTheBodyAboveTheLiveTransactions() {
+        byte[] live = new SampleStream().order(100, 1).take();
+        byte[] chunk = chunk(300);
+        byte[] body = concat(live, chunk);
+
+        assertThat(check(body, 99, 100)).as(check.problem()).isTrue();
+        assertThat(check.transactions()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRejectLiveFramesWhenTheyFollowASnapshotChunk() {
+        byte[] body = concat(chunk(300), new SampleStream().order(400, 1).take());
+
+        assertThat(check(body, 99, 400)).isFalse();
+        assertThat(check.problem()).startsWith("frames after a snapshot chunk");
+    }
+
+    @Test
+    void shouldRejectASnapshotChunkWhenItIsNotAfterTheLiveTransactions() {
+        byte[] body = concat(new SampleStream().order(300, 1).take(), chunk(200));
+
+        assertThat(check(body, 99, 300)).isFalse();
+        assertThat(check.problem()).startsWith("snapshot chunk not after the live transactions");
+    }
+
+    /** One order as a snapshot chunk at {@code scn}. */
+    private static byte[] chunk(long scn) {
+        byte[] chunk = new SampleStream().begin(scn).insert(7, "cy", "3.00").commit().take();
+        new io.changegrid.events.frame.SnapshotFrames()
+                .mark(
+                        ByteBuffer.wrap(chunk).order(ByteOrder.LITTLE_ENDIAN),
+                        0,
+                        chunk.length,
+                        io.changegrid.events.frame.FrameLayout.FLAG_SNAPSHOT);
+        return chunk;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+
+    @Test
     void shouldAcceptAnEmptyBodyWhenTheCheckpointMovesOrStays() {
         assertThat(check(new byte[0], 10, 10)).isTrue();
         assertThat(check(new byte[0], 10, 20)).isTrue();

@@ -47,4 +47,17 @@ public interface FetcherProvider {
         throw new UnsupportedOperationException(
                 "source type has no schema to recover: source.type=" + type());
     }
+
+    /**
+     * Opens a reader of the source's tables for snapshots (docs/bootstrap.md): its own JDBC
+     * connection, read-only. The relay opens it when a consumer first asks for a snapshot.
+     *
+     * @param context as for {@link #open}
+     * @throws UnsupportedOperationException if this kind of source offers no snapshots
+     * @throws Exception if the source cannot be reached
+     */
+    default SnapshotReader openSnapshotReader(FetcherContext context) throws Exception {
+        throw new UnsupportedOperationException(
+                "source type offers no snapshots: source.type=" + type());
+    }
 }

@@ -237,6 +237,35 @@ public final class RelaySettings {
                                             && v.compareTo(Duration.ofMinutes(10)) <= 0,
                             "1s..10m");
 
+    public static final ConfigKey<Integer> SNAPSHOT_CHUNK_SIZE =
+            ConfigKey.of(
+                            "snapshot.chunkSize",
+                            ValueKind.INT,
+                            1024,
+                            "Rows a snapshot reads from the source per chunk, one primary-key range read"
+                                    + " (docs/bootstrap.md).")
+                    .validatedBy(v -> v >= 1 && v <= 1_000_000, "1..1000000");
+    public static final ConfigKey<Duration> SNAPSHOT_MIN_CHUNK_INTERVAL =
+            ConfigKey.of(
+                            "snapshot.minChunkInterval",
+                            ValueKind.DURATION,
+                            Duration.ZERO,
+                            "Throttle: the least time between two chunk reads of this relay, whatever the"
+                                    + " number of consumers snapshotting (0: no pause).")
+                    .validatedBy(v -> !v.isNegative(), "not negative");
+    public static final ConfigKey<Duration> SNAPSHOT_WATERMARK_WAIT =
+            ConfigKey.of(
+                            "snapshot.watermarkWait",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(10),
+                            "How long a chunk waits for the fetcher to read past its high watermark; a"
+                                    + " chunk not placed by then is read again on the consumer's next request.")
+                    .validatedBy(
+                            v ->
+                                    v.compareTo(Duration.ofMillis(10)) >= 0
+                                            && v.compareTo(Duration.ofMinutes(10)) <= 0,
+                            "10ms..10m");
+
     /** The relay's own settings, whatever the source, in documentation order. */
     public static final List<ConfigKey<?>> KEYS = keys();
 
@@ -272,7 +301,10 @@ public final class RelaySettings {
                         CLUSTER_ADVERTISED_URL,
                         CLUSTER_SESSION_TIMEOUT,
                         CLUSTER_AUTH.user(),
-                        CLUSTER_AUTH.password()));
+                        CLUSTER_AUTH.password(),
+                        SNAPSHOT_CHUNK_SIZE,
+                        SNAPSHOT_MIN_CHUNK_INTERVAL,
+                        SNAPSHOT_WATERMARK_WAIT));
         return List.copyOf(keys);
     }
 

@@ -1,17 +1,20 @@
 package io.changegrid.relay.stream;
 
 import io.changegrid.events.schema.SchemaRegistry;
+import io.changegrid.protocol.StreamParameters;
 import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.response.JsonResponse;
 import io.changegrid.relay.security.Grant;
 import io.changegrid.relay.security.SecurityHandler;
+import io.changegrid.relay.snapshot.SnapshotService;
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 
 /**
  * {@code GET /v1/stream}: whole transactions after a checkpoint, long-polled (see {@link
@@ -39,6 +42,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
     private final String schemaFingerprint;
     private final String sourceId;
     private final Supplier<FetcherStopped> fetcherStopped;
+    private final SnapshotService snapshots;
 
     /** A handler of a relay of source 0 without policies whose fetcher never stops. */
     public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
@@ -61,6 +65,22 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             String schemaFingerprint,
             Supplier<FetcherStopped> fetcherStopped,
             ServingLimits limits) {
+        this(buffer, registry, sourceId, schemaFingerprint, fetcherStopped, limits, null);
+    }
+
+    /**
+     * As above, serving {@code snapshot=} requests (docs/bootstrap.md) with {@code snapshots}, or
+     * refusing them with 400 when null.
+     */
+    public StreamHandler(
+            EventBuffer buffer,
+            SchemaRegistry registry,
+            int sourceId,
+            String schemaFingerprint,
+            Supplier<FetcherStopped> fetcherStopped,
+            ServingLimits limits,
+            SnapshotService snapshots) {
+        this.snapshots = snapshots;
         this.serving =
                 new StreamServing(
                         buffer,
@@ -79,8 +99,9 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             return true;
         }
         StreamRequest params;
+        Fields query = Request.extractQueryParameters(request);
         try {
-            params = StreamRequest.parse(Request.extractQueryParameters(request), filters);
+            params = StreamRequest.parse(query, filters);
         } catch (BadRequestException e) {
             JsonResponse.error(response, callback, 400, e.getMessage());
             return true;
@@ -99,6 +120,37 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
         }
         response.getHeaders().put(StreamResponse.SCHEMAS, schemaFingerprint);
         response.getHeaders().put(StreamResponse.SOURCE_ID, sourceId);
+        String snapshot = query.getValue(StreamParameters.SNAPSHOT);
+        if (snapshot != null) {
+            if (snapshots == null) {
+                JsonResponse.error(
+                        response,
+                        callback,
+                        400,
+                        "bad parameter: "
+                                + StreamParameters.SNAPSHOT
+                                + "="
+                                + snapshot
+                                + ": this relay's source offers no snapshots");
+                return true;
+            }
+            if (!grant.isEverything()) {
+                // Chunks are read from the source's tables as the subscription names them, not
+                // through the grant's narrowing and projection: refused until they are.
+                JsonResponse.error(
+                        response,
+                        callback,
+                        403,
+                        "snapshot refused: principal="
+                                + grant.principal()
+                                + ": snapshots are served only to principals granted every"
+                                + " table and column (docs/security.md)");
+                return true;
+            }
+            new SnapshotExchange(request, response, callback, serving, params, snapshot, snapshots)
+                    .start();
+            return true;
+        }
         new StreamExchange(request, response, callback, serving, params, grant).start();
         return true;
     }

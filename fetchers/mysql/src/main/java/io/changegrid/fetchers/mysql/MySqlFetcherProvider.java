@@ -5,6 +5,7 @@ import io.changegrid.config.ConfigKey;
 import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
+import io.changegrid.fetchers.SnapshotReader;
 import io.changegrid.fetchers.TransactionSink;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -45,6 +46,11 @@ public final class MySqlFetcherProvider implements FetcherProvider {
     public String recoverSchema(FetcherContext context) throws Exception {
         return SchemaRecovery.run(
                 config(context), context.stateDirectory(), context.resumePosition());
+    }
+
+    @Override
+    public SnapshotReader openSnapshotReader(FetcherContext context) {
+        return new BinlogSnapshotReader(config(context));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.changegrid.config.ConfigKey;
 import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
+import io.changegrid.fetchers.SnapshotReader;
 import io.changegrid.fetchers.TransactionSink;
 import java.util.List;
 
@@ -42,6 +43,11 @@ public final class PostgresFetcherProvider implements FetcherProvider {
     public Fetcher open(FetcherContext context, TransactionSink sink) throws Exception {
         return PgOutputFetcher.open(
                 config(context), context.stateDirectory(), context.resumePosition(), sink);
+    }
+
+    @Override
+    public SnapshotReader openSnapshotReader(FetcherContext context) {
+        return new PgSnapshotReader(config(context));
     }
 
     static PostgresFetcherConfig config(FetcherContext context) {

@@ -1,0 +1,332 @@
+package io.changegrid.relay.stream;
+
+import io.changegrid.events.frame.CorruptFrameException;
+import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.frame.KeyImages;
+import io.changegrid.events.schema.TableSchema;
+import io.changegrid.policy.capture.TableRoute;
+import io.changegrid.protocol.SnapshotCursor;
+import io.changegrid.protocol.StreamParameters;
+import io.changegrid.protocol.StreamResponse;
+import io.changegrid.relay.buffer.EventBuffer;
+import io.changegrid.relay.buffer.EventBufferReader;
+import io.changegrid.relay.process.FatalErrors;
+import io.changegrid.relay.response.JsonResponse;
+import io.changegrid.relay.snapshot.ChunkFrames;
+import io.changegrid.relay.snapshot.ReadChunk;
+import io.changegrid.relay.snapshot.SnapshotService;
+import io.changegrid.relay.snapshot.TouchedKeys;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code /v1/stream?snapshot=...} request (docs/bootstrap.md): the live transactions after the
+ * checkpoint, and when the consumer is caught up, one snapshot chunk placed right after the live
+ * transactions below the chunk's high watermark, with the keys they touched dropped from it. The
+ * {@link StreamResponse#SNAPSHOT} header carries the cursor after the response.
+ *
+ * <ul>
+ *   <li>A consumer that is not caught up (more after its checkpoint than {@code maxBytes}) gets
+ *       live transactions only, its cursor echoed: chunks are read only when the window is small.
+ *   <li>A chunk that cannot be placed (the fetcher did not pass its high watermark in time, the
+ *       window does not fit {@code maxBytes}, or holds a schema change of the table) is discarded
+ *       and read again on the next request.
+ * </ul>
+ *
+ * <p>The work blocks (a source read, a wait for the fetcher), so it runs on Jetty's executor, never
+ * on a selector thread; it answers without parking: a snapshotting consumer always has work.
+ * Response copies are heap buffers of at most {@code maxBytes} plus a chunk, not yet counted in
+ * {@code http.servingMemory}. The live path ({@link StreamExchange}, {@link StreamBody}) is used as
+ * it is.
+ */
+final class SnapshotExchange implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotExchange.class);
+
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final EventBuffer buffer;
+    private final StreamBody body;
+    private final Subscription subscription;
+    private final StreamRequest params;
+    private final String snapshot;
+    private final SnapshotService service;
+
+    SnapshotExchange(
+            Request request,
+            Response response,
+            Callback callback,
+            StreamServing serving,
+            StreamRequest params,
+            String snapshot,
+            SnapshotService service) {
+        this.request = request;
+        this.response = response;
+        this.callback = callback;
+        this.buffer = serving.buffer();
+        this.body = new StreamBody(serving.registry());
+        this.subscription = new Subscription(params.plan());
+        this.params = params;
+        this.snapshot = snapshot;
+        this.service = service;
+    }
+
+    void start() {
+        request.getComponents().getExecutor().execute(this);
+    }
+
+    @Override
+    public void run() {
+        try {
+            serve();
+        } catch (BadRequestException e) {
+            JsonResponse.error(response, callback, 400, e.getMessage());
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            // A source without snapshots, a table without a primary key, a column type not read.
+            JsonResponse.error(
+                    response,
+                    callback,
+                    400,
+                    "bad parameter: name=" + StreamParameters.SNAPSHOT + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            callback.failed(e);
+        } catch (Exception e) {
+            LOG.warn("snapshot request failed: from={}, snapshot={}", params.from(), snapshot, e);
+            JsonResponse.error(response, callback, 503, "snapshot chunk not served: " + e);
+        } catch (Error e) {
+            FatalErrors.halt("snapshot request: from=" + params.from(), e);
+        }
+    }
+
+    private void serve() throws Exception {
+        if (params.format() != StreamFormat.BINARY) {
+            throw new BadRequestException(
+                    StreamParameters.FORMAT, params.format().name(), "snapshots are served binary");
+        }
+        List<TableSchema> tables = service.tables(params.plan());
+        SnapshotCursor cursor = cursor(tables);
+        long checkpoint =
+                params.from() == -1
+                        ? Math.max(EventBuffer.NULL_SCN, buffer.highestEvictedScn())
+                        : params.from();
+
+        // Caught up? Only then is a chunk's window small enough to read one.
+        long newestBefore = buffer.newestScn();
+        Live live = readLive(checkpoint, params.maxBytes());
+        if (live == null) {
+            return; // answered 410
+        }
+        if (cursor == null) {
+            respond(live, live.length, checkpoint, null, SnapshotCursor.COMPLETE);
+            return;
+        }
+        if (live.lastScn < newestBefore) {
+            respond(live, live.length, checkpoint, null, cursor.toText());
+            return;
+        }
+        TableSchema table = SnapshotService.find(tables, cursor.database(), cursor.table()).get();
+        Object[] afterKey = cursor.atTableStart() ? null : key(table, cursor);
+        Optional<ReadChunk> read = service.chunks().read(table, afterKey);
+        if (read.isEmpty()) {
+            respond(live, live.length, checkpoint, null, cursor.toText());
+            return;
+        }
+        ReadChunk chunk = read.get();
+
+        // Every transaction below the high watermark is in the buffer now: take the window.
+        long newest = buffer.newestScn();
+        Live window = readLive(checkpoint, Math.max(params.maxBytes(), live.length));
+        if (window == null) {
+            return;
+        }
+        int cut = window.cutAt(chunk.high());
+        boolean whole = cut < window.length || window.lastScn >= newest;
+        TableRoute route = service.route(table);
+        TouchedKeys touched =
+                TouchedKeys.scan(window.bytes, cut, route.output().tableId(), service.published());
+        if (!whole || touched.schemaChanged()) {
+            LOG.debug(
+                    "snapshot chunk discarded: table={}, whole={}, schemaChanged={}",
+                    table.qualifiedName(),
+                    whole,
+                    touched.schemaChanged());
+            respond(window, cut, checkpoint, null, cursor.toText());
+            return;
+        }
+        String next = next(tables, table, chunk);
+        ChunkFrames frames = new ChunkFrames();
+        frames.encode(
+                service.sourceId(),
+                chunk,
+                route,
+                touched,
+                subscription::wants,
+                service.published(),
+                next.equals(SnapshotCursor.COMPLETE));
+        respond(
+                window,
+                cut,
+                checkpoint,
+                frames.worthSending(next.equals(SnapshotCursor.COMPLETE)) ? frames : null,
+                next);
+    }
+
+    /** The request's cursor; null when the subscription has no table to copy. */
+    private SnapshotCursor cursor(List<TableSchema> tables) {
+        if (snapshot.equals(SnapshotCursor.START)) {
+            return tables.isEmpty()
+                    ? null
+                    : SnapshotCursor.startOf(tables.get(0).database(), tables.get(0).table(), 0);
+        }
+        if (snapshot.equals(SnapshotCursor.COMPLETE)) {
+            throw new BadRequestException(
+                    StreamParameters.SNAPSHOT,
+                    snapshot,
+                    "the snapshot is complete: continue without the parameter");
+        }
+        SnapshotCursor cursor;
+        try {
+            cursor = SnapshotCursor.parse(snapshot);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(StreamParameters.SNAPSHOT, snapshot, e.getMessage());
+        }
+        if (SnapshotService.find(tables, cursor.database(), cursor.table()).isEmpty()) {
+            throw new BadRequestException(
+                    StreamParameters.SNAPSHOT,
+                    snapshot,
+                    "the cursor's table is not in this subscription's snapshot here: table="
+                            + cursor.database()
+                            + "."
+                            + cursor.table());
+        }
+        return cursor;
+    }
+
+    private Object[] key(TableSchema table, SnapshotCursor cursor) {
+        try {
+            return KeyImages.read(table, cursor.key());
+        } catch (CorruptFrameException e) {
+            throw new BadRequestException(
+                    StreamParameters.SNAPSHOT,
+                    snapshot,
+                    "the cursor's key does not fit the table's key: " + e.getMessage());
+        }
+    }
+
+    /** The cursor after {@code chunk}: the last key read, the next table, or complete. */
+    private static String next(List<TableSchema> tables, TableSchema table, ReadChunk chunk) {
+        if (!chunk.last()) {
+            return new SnapshotCursor(
+                            chunk.high(),
+                            table.database(),
+                            table.table(),
+                            KeyImages.ofRow(table, chunk.lastRow()))
+                    .toText();
+        }
+        return SnapshotService.next(tables, table)
+                .map(t -> SnapshotCursor.startOf(t.database(), t.table(), chunk.high()).toText())
+                .orElse(SnapshotCursor.COMPLETE);
+    }
+
+    /** Whole transactions after the checkpoint, at most {@code maxBytes} (at least one). */
+    private Live readLive(long checkpoint, int maxBytes) {
+        EventBufferReader reader = buffer.newReader();
+        ByteBuffer bytes = ByteBuffer.allocate(maxBytes).order(ByteOrder.LITTLE_ENDIAN);
+        int result = reader.read(checkpoint, bytes);
+        if (result == EventBufferReader.DESTINATION_TOO_SMALL) {
+            bytes = ByteBuffer.allocate(reader.requiredBytes()).order(ByteOrder.LITTLE_ENDIAN);
+            result = reader.read(checkpoint, bytes);
+        }
+        if (result == EventBufferReader.TOO_OLD) {
+            tooOld(reader.oldestScn());
+            return null;
+        }
+        return result > 0
+                ? new Live(bytes, reader.bytesCopied(), reader.lastScn())
+                : new Live(bytes, 0, checkpoint);
+    }
+
+    private void respond(
+            Live live, int length, long checkpoint, ChunkFrames chunk, String cursorAfter) {
+        // The checkpoint after the live part, read before filtering moves frames.
+        long lastScn = length == live.length ? live.lastScn : live.scnBefore(length, checkpoint);
+        int kept = body.filterInPlace(live.bytes, length, subscription);
+        int chunkLength = chunk == null ? 0 : chunk.length();
+        ByteBuffer out = ByteBuffer.allocate(kept + chunkLength);
+        out.put(live.bytes.duplicate().limit(kept).position(0));
+        if (chunk != null) {
+            out.put(chunk.frames().duplicate().limit(chunkLength).position(0));
+        }
+        out.flip();
+        response.setStatus(200);
+        response.getHeaders().put(StreamResponse.LAST_SCN, Long.toString(lastScn));
+        response.getHeaders().put(StreamResponse.OLDEST_SCN, Long.toString(buffer.oldestScn()));
+        response.getHeaders().put(StreamResponse.NEWEST_SCN, Long.toString(buffer.newestScn()));
+        response.getHeaders().put(StreamResponse.SNAPSHOT, cursorAfter);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, StreamExchange.BINARY_TYPE);
+        response.write(true, out, callback);
+    }
+
+    private void tooOld(long oldestScn) {
+        response.getHeaders().put(StreamResponse.LAST_SCN, Long.toString(params.from()));
+        JsonResponse.send(
+                response,
+                callback,
+                StreamResponse.TOO_OLD,
+                json -> {
+                    json.writeStringField(
+                            "error",
+                            "checkpoint older than the buffer: from="
+                                    + params.from()
+                                    + ", oldestScn="
+                                    + oldestScn
+                                    + "; start the snapshot again (snapshot=start)");
+                    json.writeNumberField(StreamResponse.FROM_FIELD, params.from());
+                    json.writeNumberField(StreamResponse.OLDEST_SCN_FIELD, oldestScn);
+                });
+    }
+
+    /** Entries copied out of the buffer: whole transactions in {@code [0, length)}. */
+    private static final class Live {
+        final ByteBuffer bytes;
+        final int length;
+        final long lastScn;
+
+        Live(ByteBuffer bytes, int length, long lastScn) {
+            this.bytes = bytes;
+            this.length = length;
+            this.lastScn = lastScn;
+        }
+
+        /** The offset of the first entry with an SCN at or above {@code scn}, or the length. */
+        int cutAt(long scn) {
+            EventFrame frame = new EventFrame();
+            for (int at = 0; at < length; at += frame.length()) {
+                if (frame.wrap(bytes, at).scn() >= scn) {
+                    return at;
+                }
+            }
+            return length;
+        }
+
+        /** The SCN of the last entry before {@code offset}, or {@code checkpoint} if none. */
+        long scnBefore(int offset, long checkpoint) {
+            EventFrame frame = new EventFrame();
+            long scn = checkpoint;
+            for (int at = 0; at < offset; at += frame.length()) {
+                scn = frame.wrap(bytes, at).scn();
+            }
+            return scn;
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.changegrid.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changegrid.config.Config;
+import io.changegrid.protocol.SnapshotCursor;
+import io.changegrid.relay.config.RelaySettings;
+import io.changegrid.testkit.MariaDbExtension;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Snapshot requests against two relays of one private mariadbd: a snapshot begun on one relay is
+ * finished on the other from the cursor (any replica continues it), and bad requests are refused
+ * naming what is wrong.
+ */
+class SnapshotRequestsIT {
+
+    private static final int ROWS = 5_000;
+
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
+
+    @TempDir static Path state;
+
+    private static Relay first;
+    private static Relay second;
+
+    @BeforeAll
+    static void startRelays() throws Exception {
+        MARIADB.server()
+                .execute(
+                        "CREATE DATABASE shop",
+                        "CREATE TABLE shop.accounts (id INT PRIMARY KEY, balance BIGINT NOT NULL,"
+                                + " note VARCHAR(40))",
+                        "INSERT INTO shop.accounts SELECT seq, seq * 10, CONCAT('n', seq)"
+                                + " FROM shop.seq_1_to_"
+                                + ROWS,
+                        "CREATE TABLE shop.audit_log (line VARCHAR(80))");
+        first = Relay.start(config("first", 9_401));
+        second = Relay.start(config("second", 9_402));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> first.buffer().newestScn() >= 0 && second.buffer().newestScn() >= 0);
+    }
+
+    @AfterAll
+    static void stopRelays() {
+        if (first != null) {
+            first.close();
+        }
+        if (second != null) {
+            second.close();
+        }
+    }
+
+    @Test
+    void shouldFinishOnAnotherReplicaWhenTheSnapshotMovesRelays() throws Exception {
+        StreamClient one = new StreamClient(first.httpPort());
+        StreamClient two = new StreamClient(second.httpPort());
+        SnapshotRun.Replica replica = new SnapshotRun.Replica(one);
+        long from = first.buffer().newestScn();
+        String cursor = SnapshotCursor.START;
+        for (int chunk = 0; chunk < 2; chunk++) {
+            HttpResponse<byte[]> response = snapshot(one, from, cursor, "tables=shop.accounts");
+            replica.apply(response.body());
+            from = StreamClient.lastScn(response);
+            cursor = response.headers().firstValue("X-Changegrid-Snapshot").orElseThrow();
+        }
+        assertThat(replica.rows).hasSize(2_000);
+        int requests = 0;
+        while (!cursor.equals(SnapshotCursor.COMPLETE)) {
+            HttpResponse<byte[]> response = snapshot(two, from, cursor, "tables=shop.accounts");
+            assertThat(response.statusCode())
+                    .as(new String(response.body(), StandardCharsets.UTF_8))
+                    .isEqualTo(200);
+            replica.apply(response.body());
+            from = StreamClient.lastScn(response);
+            cursor = response.headers().firstValue("X-Changegrid-Snapshot").orElseThrow();
+            assertThat(++requests).isLessThan(100);
+        }
+
+        assertThat(replica.completed).isTrue();
+        assertThat(replica.snapshotRows).isEqualTo(ROWS);
+        assertThat(replica.rows).isEqualTo(sourceRows());
+    }
+
+    @Test
+    void shouldRefuseByNameWhenASubscribedTableHasNoPrimaryKey() throws Exception {
+        HttpResponse<byte[]> response =
+                snapshot(
+                        new StreamClient(first.httpPort()),
+                        first.buffer().newestScn(),
+                        SnapshotCursor.START,
+                        "tables=shop.audit_log");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(new String(response.body(), StandardCharsets.UTF_8))
+                .contains("snapshot needs a primary key: table=shop.audit_log");
+    }
+
+    @Test
+    void shouldRefuseNamingTheParameterWhenTheCursorOrFormatIsBad() throws Exception {
+        StreamClient client = new StreamClient(first.httpPort());
+        long from = first.buffer().newestScn();
+
+        HttpResponse<String> garbage = client.getText("/v1/stream?from=" + from + "&snapshot=v1:x");
+        HttpResponse<String> json =
+                client.getText("/v1/stream?from=" + from + "&snapshot=start&format=json");
+        HttpResponse<String> complete =
+                client.getText("/v1/stream?from=" + from + "&snapshot=complete");
+
+        assertThat(garbage.statusCode()).isEqualTo(400);
+        assertThat(garbage.body()).contains("name=snapshot").contains("not a snapshot cursor");
+        assertThat(json.statusCode()).isEqualTo(400);
+        assertThat(json.body()).contains("name=format").contains("snapshots are served binary");
+        assertThat(complete.statusCode()).isEqualTo(400);
+        assertThat(complete.body()).contains("the snapshot is complete");
+    }
+
+    @Test
+    void shouldCompleteAtOnceWhenTheSubscriptionHasNoTable() throws Exception {
+        HttpResponse<byte[]> response =
+                snapshot(
+                        new StreamClient(first.httpPort()),
+                        first.buffer().newestScn(),
+                        SnapshotCursor.START,
+                        "tables=nothing.here");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("X-Changegrid-Snapshot"))
+                .contains(SnapshotCursor.COMPLETE);
+    }
+
+    private static HttpResponse<byte[]> snapshot(
+            StreamClient client, long from, String cursor, String subscription) throws Exception {
+        return client.get(
+                "/v1/stream?from="
+                        + from
+                        + "&maxBytes=1048576&"
+                        + subscription
+                        + "&snapshot="
+                        + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
+    }
+
+    private static Map<Integer, String> sourceRows() throws Exception {
+        Map<Integer, String> rows = new HashMap<>();
+        try (Connection connection = MARIADB.server().connect();
+                Statement statement = connection.createStatement();
+                ResultSet result =
+                        statement.executeQuery("SELECT id, balance, note FROM shop.accounts")) {
+            while (result.next()) {
+                rows.put(result.getInt(1), result.getLong(2) + "|" + result.getString(3));
+            }
+        }
+        return rows;
+    }
+
+    private static Config config(String name, long serverId) {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("source.host", MARIADB.server().host());
+        settings.put("source.port", Integer.toString(MARIADB.server().port()));
+        settings.put("source.user", MARIADB.server().user());
+        settings.put("source.password", MARIADB.server().password());
+        settings.put("source.serverId", Long.toString(serverId));
+        settings.put("source.heartbeatInterval", "200ms");
+        settings.put("buffer.capacity", "16MiB");
+        settings.put("buffer.segmentSize", "1MiB");
+        settings.put("state.directory", state.resolve(name).toString());
+        settings.put("http.port", "0");
+        settings.put("snapshot.chunkSize", "1000");
+        return RelaySettings.load(Map.of(), settings);
+    }
+}
