@@ -54,6 +54,42 @@ class BenchHarnessIT {
     }
 
     @Test
+    void shouldCountEveryGeneratedEventWhenARelayAndTheBareReaderReadAPostgresSlot()
+            throws Exception {
+        Path results = directory.resolve("stage1-postgresql.jsonl");
+
+        int status =
+                BenchMain.execute(
+                        "stage1",
+                        "--source-type",
+                        "postgresql",
+                        "--records",
+                        RECORDS,
+                        "--repeat",
+                        "2",
+                        "--relay-heap",
+                        "256m",
+                        "--results",
+                        results.toString());
+
+        assertThat(status).isZero();
+        List<JsonNode> lines = read(results);
+        assertThat(lines)
+                .extracting(line -> line.get("configuration").asText())
+                .containsExactly(
+                        "bare pgjdbc pgoutput reader",
+                        "1 relay, source.type postgresql",
+                        "bare pgjdbc pgoutput reader",
+                        "1 relay, source.type postgresql");
+        assertCounted(lines);
+        // Each repetition reads the same WAL from its own copy of the slot made before the load.
+        assertThat(lines.get(3).get("frameBytes").asLong())
+                .isEqualTo(lines.get(1).get("frameBytes").asLong())
+                .isPositive();
+        assertThat(lines.get(1).get("ratio").asDouble()).isPositive();
+    }
+
+    @Test
     void shouldCountEveryGeneratedEventWhenTwoConsumersSplitARelayByTableInBinaryAndJson()
             throws Exception {
         Path results = directory.resolve("stage2.jsonl");

@@ -209,7 +209,7 @@ final class GoldenGateStage1 {
         }
     }
 
-    private static void check(Process process, Path log) {
+    static void check(Process process, Path log) {
         if (!process.isAlive()) {
             throw new IllegalStateException(
                     "relay exited: code=" + process.exitValue() + ", log=" + log);

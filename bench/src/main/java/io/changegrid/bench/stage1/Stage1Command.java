@@ -48,7 +48,9 @@ public final class Stage1Command implements Callable<Integer> {
             description =
                     "mysql: the binlog of a MariaDB/MySQL source; goldengate: the load as GoldenGate"
                             + " for Big Data JSON trail files (the whitepaper's GoldenGate run: use"
-                            + " --tables 2). Default: ${DEFAULT-VALUE}.")
+                            + " --tables 2); postgresql: a private PostgreSQL read by logical"
+                            + " decoding (pgoutput), against a bare pgjdbc reader."
+                            + " Default: ${DEFAULT-VALUE}.")
     String sourceType = "mysql";
 
     @Option(
@@ -91,20 +93,28 @@ public final class Stage1Command implements Callable<Integer> {
         }
         problems.check(repeat >= 1, "--repeat", "must be at least 1", repeat);
         problems.check(
-                sourceType.equals("mysql") || sourceType.equals("goldengate"),
+                List.of("mysql", "goldengate", "postgresql").contains(sourceType),
                 "--source-type",
-                "must be mysql or goldengate",
+                "must be mysql, goldengate or postgresql",
                 sourceType);
         problems.check(
                 sourceType.equals("mysql") || (relays.equals(List.of(1)) && policies == null),
                 "--source-type",
-                "goldengate runs one relay without policies",
+                sourceType + " runs one relay without policies",
+                sourceType);
+        problems.check(
+                sourceType.equals("mysql") || !sourceOptions.isGiven(),
+                "--source",
+                "only for --source-type mysql (" + sourceType + " runs on a private source)",
                 sourceType);
         List<?> policyList =
                 policies == null ? List.of() : PolicyFile.read(policies, "--policies", problems);
         problems.throwIfAny();
         if (sourceType.equals("goldengate")) {
             return GoldenGateStage1.run(shape, relayOptions, repeat, results);
+        }
+        if (sourceType.equals("postgresql")) {
+            return PostgresStage1.run(shape, relayOptions, repeat, results);
         }
 
         List<ObjectNode> lines = new ArrayList<>();
