@@ -75,9 +75,10 @@ public final class PgOutputFetcher implements Fetcher {
     /**
      * Checks the source, creates the publication and slot if missing, restores the schema versions
      * of the history up to {@code resumePosition} (or, starting afresh, begins a new history),
-     * registers the captured tables it does not know yet (in name order, so table ids are the same
-     * on every relay started on the same catalog) and positions the fetcher at {@code
-     * resumePosition} or where the settings say.
+     * registers the captured tables it does not know yet (read in a new slot's exported snapshot,
+     * so exactly as at its consistent point, else from the catalog before an existing slot is
+     * positioned; in name order, so table ids are the same on every relay started on the same
+     * catalog) and positions the fetcher at {@code resumePosition} or where the settings say.
      *
      * @param stateDirectory where the schema history lives, with the relay's other state
      * @throws FetchFailedException naming every problem
