@@ -152,6 +152,45 @@ class BenchHarnessIT {
         assertCounted(lines);
     }
 
+    @Test
+    void shouldCountEveryGeneratedEventWhenThreeConsumersReadTwoRelaysOfAPostgresSource()
+            throws Exception {
+        Path results = directory.resolve("e2e-postgresql.jsonl");
+
+        int status =
+                BenchMain.execute(
+                        "e2e",
+                        "--source-type",
+                        "postgresql",
+                        "--records",
+                        RECORDS,
+                        "--topologies",
+                        "1x1,2x3",
+                        "--relay-heap",
+                        "256m",
+                        "--consumer-heap",
+                        "256m",
+                        "--results",
+                        results.toString());
+
+        assertThat(status).isZero();
+        List<JsonNode> lines = read(results);
+        assertThat(lines)
+                .extracting(line -> line.get("configuration").asText())
+                .containsExactly("1 relay, 1 consumer, binary", "2 relays, 3 consumers, binary");
+        // Each relay read its own copy of the slot and published its tables' share; the consumers
+        // together received every row change (assertCounted), whole runs over the same WAL.
+        assertCounted(lines);
+        assertThat(lines)
+                .allSatisfy(
+                        line -> {
+                            assertThat(line.get("sourceType").asText()).isEqualTo("postgresql");
+                            assertThat(line.get("walFrom").asText())
+                                    .isEqualTo(lines.get(0).get("walFrom").asText());
+                        });
+        assertThat(lines.get(1).get("partitioning").asText()).isEqualTo("table");
+    }
+
     private static void assertCounted(List<JsonNode> lines) {
         for (JsonNode line : lines) {
             assertThat(line.get("expectedEvents").asLong())

@@ -26,12 +26,17 @@ import java.util.Set;
  * ({@code pg_copy_logical_replication_slot}), so each starts at the load's first transaction with
  * the WAL kept for it, and a run can be repeated over the same WAL.
  *
+ * <p>Stage 1 and the end-to-end run ({@code e2e --source-type postgresql}) both load this way.
+ *
  * <p>Threading: one harness thread uses it.
  */
-final class PostgresLoad implements AutoCloseable {
+public final class PostgresLoad implements AutoCloseable {
 
     static final String DATABASE = "bench";
-    static final String SCHEMA = "bench";
+
+    /** The schema the load writes: what relays capture, and a consumer's "database". */
+    public static final String SCHEMA = "bench";
+
     static final String PUBLICATION = "changegrid_bench";
     private static final String START_SLOT = "bench_start";
     private static final Duration SLOT_RELEASE = Duration.ofSeconds(30);
@@ -51,10 +56,10 @@ final class PostgresLoad implements AutoCloseable {
     private final String from;
     private final String to;
     private final LoadResult load;
-    private final List<String> tables;
+    private final BenchTables tables;
 
     private PostgresLoad(
-            PostgresServer server, String from, String to, LoadResult load, List<String> tables) {
+            PostgresServer server, String from, String to, LoadResult load, BenchTables tables) {
         this.server = server;
         this.from = from;
         this.to = to;
@@ -64,10 +69,22 @@ final class PostgresLoad implements AutoCloseable {
 
     /** Starts the server and writes the load; the server is stopped again if that fails. */
     static PostgresLoad write(LoadShape shape) throws Exception {
+        return write(shape, Set.of(1));
+    }
+
+    /**
+     * Starts the server and writes the load; the server is stopped again if that fails.
+     *
+     * @param partitionCounts the numbers of partitions by table the run will split into, so the
+     *     table names split evenly (as {@code LoadedRange.write} does for MySQL)
+     */
+    public static PostgresLoad write(LoadShape shape, Set<Integer> partitionCounts)
+            throws Exception {
         PostgresServer server = PostgresServer.start(SETTINGS);
         try {
             server.createDatabase(DATABASE);
-            List<String> names = BenchTables.balanced(SCHEMA, shape.tables(), Set.of(1)).names();
+            BenchTables balanced = BenchTables.balanced(SCHEMA, shape.tables(), partitionCounts);
+            List<String> names = balanced.names();
             WorkloadTables tables = WorkloadTables.of(LoadDialect.POSTGRESQL, SCHEMA, names);
             LoadGenerator generator = new LoadGenerator(tables, shape);
             try (Connection connection = server.connect(DATABASE)) {
@@ -114,7 +131,7 @@ final class PostgresLoad implements AutoCloseable {
                         from,
                         to,
                         (System.nanoTime() - started) / 1e9);
-                return new PostgresLoad(server, from, to, load, names);
+                return new PostgresLoad(server, from, to, load, balanced);
             }
         } catch (Exception | Error e) {
             server.close();
@@ -123,7 +140,7 @@ final class PostgresLoad implements AutoCloseable {
     }
 
     /** A new slot for one reader, at the load's start. */
-    String copySlot(String name) throws SQLException {
+    public String copySlot(String name) throws SQLException {
         server.execute(
                 DATABASE,
                 "SELECT pg_copy_logical_replication_slot('" + START_SLOT + "', '" + name + "')");
@@ -135,7 +152,7 @@ final class PostgresLoad implements AutoCloseable {
      *
      * @throws IllegalStateException if the slot stays active for {@value #SLOT_RELEASE}
      */
-    void dropSlot(String name) throws SQLException, InterruptedException {
+    public void dropSlot(String name) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + SLOT_RELEASE.toNanos();
         while (walSenderPid(name).isPresent()) {
             if (System.nanoTime() > deadline) {
@@ -187,20 +204,21 @@ final class PostgresLoad implements AutoCloseable {
     }
 
     /** The LSN the load starts at: where every reader's slot starts. */
-    String from() {
+    public String from() {
         return from;
     }
 
     /** The end of WAL after the last commit of the load. */
-    String to() {
+    public String to() {
         return to;
     }
 
-    LoadResult load() {
+    public LoadResult load() {
         return load;
     }
 
-    List<String> tables() {
+    /** The load's tables in schema {@value #SCHEMA}. */
+    public BenchTables tables() {
         return tables;
     }
 

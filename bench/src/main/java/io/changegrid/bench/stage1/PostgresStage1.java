@@ -269,6 +269,7 @@ final class PostgresStage1 {
     private static ObjectNode line(LoadShape shape, PostgresLoad source, String configuration) {
         ObjectNode line = ResultFile.newLine("stage1");
         line.put("source", "private PostgreSQL, pgoutput");
+        line.put("sourceType", "postgresql"); // report leaves these out of the MySQL tables
         line.put("configuration", configuration);
         line.put("records", shape.records());
         line.put("recordSize", shape.recordSize());

@@ -80,8 +80,11 @@ public final class Stage1Command implements Callable<Integer> {
 
     @Option(
             names = "--results",
-            description = "File the JSON result lines are appended to. Default: ${DEFAULT-VALUE}.")
-    Path results = Path.of("bench/results/stage1.jsonl");
+            description =
+                    "File the JSON result lines are appended to. Default:"
+                            + " bench/results/stage1.jsonl (read by report for Table 1) for mysql,"
+                            + " bench/results/stage1-<source-type>.jsonl for the others.")
+    Path results;
 
     @Override
     public Integer call() throws Exception {
@@ -102,14 +105,17 @@ public final class Stage1Command implements Callable<Integer> {
                 "--source-type",
                 sourceType + " runs one relay without policies",
                 sourceType);
-        problems.check(
-                sourceType.equals("mysql") || !sourceOptions.isGiven(),
-                "--source",
-                "only for --source-type mysql (" + sourceType + " runs on a private source)",
-                sourceType);
+        for (String option : sourceOptions.givenOptions()) {
+            problems.check(
+                    sourceType.equals("mysql"),
+                    option,
+                    "only for --source-type mysql (" + sourceType + " runs on a private source)",
+                    sourceType);
+        }
         List<?> policyList =
                 policies == null ? List.of() : PolicyFile.read(policies, "--policies", problems);
         problems.throwIfAny();
+        Path results = ResultFile.defaultFor(this.results, "stage1", sourceType);
         if (sourceType.equals("goldengate")) {
             return GoldenGateStage1.run(shape, relayOptions, repeat, results);
         }
@@ -136,11 +142,17 @@ public final class Stage1Command implements Callable<Integer> {
                         bare.rows(),
                         bare.seconds(),
                         bare.rows() / bare.seconds());
-                record(lines, bareLine(bare, range, shape, source));
+                record(lines, bareLine(bare, range, shape, source), results);
                 for (int count : relays) {
-                    record(lines, run(source, range, shape, count, List.of(), bare, work, r));
+                    record(
+                            lines,
+                            run(source, range, shape, count, List.of(), bare, work, r),
+                            results);
                     if (!policyList.isEmpty()) {
-                        record(lines, run(source, range, shape, count, policyList, bare, work, r));
+                        record(
+                                lines,
+                                run(source, range, shape, count, policyList, bare, work, r),
+                                results);
                     }
                 }
             }
@@ -247,7 +259,8 @@ public final class Stage1Command implements Callable<Integer> {
         return line;
     }
 
-    private void record(List<ObjectNode> lines, ObjectNode line) throws java.io.IOException {
+    private static void record(List<ObjectNode> lines, ObjectNode line, Path results)
+            throws java.io.IOException {
         lines.add(line);
         ResultFile.append(results, line);
     }
