@@ -54,6 +54,48 @@ class BenchHarnessIT {
     }
 
     @Test
+    void shouldCountEveryGeneratedEventWhenARelayAndTheBareReaderReadAPostgresSlot()
+            throws Exception {
+        Path results = directory.resolve("stage1-postgresql.jsonl");
+
+        int status =
+                BenchMain.execute(
+                        "stage1",
+                        "--source-type",
+                        "postgresql",
+                        "--records",
+                        RECORDS,
+                        "--repeat",
+                        "2",
+                        "--relay-heap",
+                        "256m",
+                        "--results",
+                        results.toString());
+
+        assertThat(status).isZero();
+        List<JsonNode> lines = read(results);
+        assertThat(lines)
+                .extracting(line -> line.get("configuration").asText())
+                .containsExactly(
+                        "bare pgjdbc pgoutput reader",
+                        "1 relay, source.type postgresql",
+                        "bare pgjdbc pgoutput reader",
+                        "1 relay, source.type postgresql");
+        assertCounted(lines);
+        // Each repetition reads the same WAL range, from its own copy of the slot made before the
+        // load, and each relay publishes every row change of it (assertCounted).
+        assertThat(lines)
+                .extracting(
+                        line -> line.get("walFrom").asText() + ".." + line.get("walTo").asText())
+                .containsOnly(
+                        lines.get(0).get("walFrom").asText()
+                                + ".."
+                                + lines.get(0).get("walTo").asText());
+        assertThat(lines.get(1).get("frameBytes").asLong()).isPositive();
+        assertThat(lines.get(1).get("ratio").asDouble()).isPositive();
+    }
+
+    @Test
     void shouldCountEveryGeneratedEventWhenTwoConsumersSplitARelayByTableInBinaryAndJson()
             throws Exception {
         Path results = directory.resolve("stage2.jsonl");
@@ -108,6 +150,45 @@ class BenchHarnessIT {
         assertThat(lines.get(0).get("configuration").asText())
                 .isEqualTo("2 relays, 3 consumers, binary");
         assertCounted(lines);
+    }
+
+    @Test
+    void shouldCountEveryGeneratedEventWhenThreeConsumersReadTwoRelaysOfAPostgresSource()
+            throws Exception {
+        Path results = directory.resolve("e2e-postgresql.jsonl");
+
+        int status =
+                BenchMain.execute(
+                        "e2e",
+                        "--source-type",
+                        "postgresql",
+                        "--records",
+                        RECORDS,
+                        "--topologies",
+                        "1x1,2x3",
+                        "--relay-heap",
+                        "256m",
+                        "--consumer-heap",
+                        "256m",
+                        "--results",
+                        results.toString());
+
+        assertThat(status).isZero();
+        List<JsonNode> lines = read(results);
+        assertThat(lines)
+                .extracting(line -> line.get("configuration").asText())
+                .containsExactly("1 relay, 1 consumer, binary", "2 relays, 3 consumers, binary");
+        // Each relay read its own copy of the slot and published its tables' share; the consumers
+        // together received every row change (assertCounted), whole runs over the same WAL.
+        assertCounted(lines);
+        assertThat(lines)
+                .allSatisfy(
+                        line -> {
+                            assertThat(line.get("sourceType").asText()).isEqualTo("postgresql");
+                            assertThat(line.get("walFrom").asText())
+                                    .isEqualTo(lines.get(0).get("walFrom").asText());
+                        });
+        assertThat(lines.get(1).get("partitioning").asText()).isEqualTo("table");
     }
 
     private static void assertCounted(List<JsonNode> lines) {

@@ -5,7 +5,6 @@ import io.changegrid.bench.consumer.ConsumerFleet;
 import io.changegrid.bench.consumer.ConsumerOptions;
 import io.changegrid.bench.consumer.ConsumerSpec;
 import io.changegrid.bench.consumer.Delivery;
-import io.changegrid.bench.harness.BenchSource;
 import io.changegrid.bench.harness.Machine;
 import io.changegrid.bench.harness.OptionProblems;
 import io.changegrid.bench.harness.Partitioning;
@@ -13,12 +12,12 @@ import io.changegrid.bench.harness.ResultFile;
 import io.changegrid.bench.harness.ResultTable;
 import io.changegrid.bench.harness.SourceOptions;
 import io.changegrid.bench.harness.WorkDirectory;
-import io.changegrid.bench.load.LoadedRange;
 import io.changegrid.bench.load.WorkloadOptions;
 import io.changegrid.bench.relay.CatchUp;
 import io.changegrid.bench.relay.RelayFleet;
 import io.changegrid.bench.relay.RelayOptions;
 import io.changegrid.bench.relay.RelayPlan;
+import io.changegrid.bench.relay.RelaySource;
 import io.changegrid.gridkit.load.LoadShape;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,17 +36,29 @@ import picocli.CommandLine.Option;
  * publish to the last consumer's last event (both {@code System.nanoTime}, CLOCK_MONOTONIC on
  * Linux, so the processes' times compare). Relays split the source (by table); consumer {@code j}
  * reads relay {@code j mod relays}, and the consumers of one relay split its stream.
+ *
+ * <p>With {@code --source-type postgresql} the load goes into a private PostgreSQL instead ({@link
+ * io.changegrid.bench.stage1.PostgresLoad}, as stage 1's) and every relay reads it by logical
+ * decoding on its own copy of a slot made before the load; the rest of the run is the same.
  */
 @Command(
         name = "e2e",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description =
-                "End to end: binlog to relays to consumer callbacks, separate processes"
-                        + " (whitepaper Table 3).")
+                "End to end: binlog (or PostgreSQL WAL) to relays to consumer callbacks,"
+                        + " separate processes (whitepaper Table 3).")
 public final class EndToEndCommand implements Callable<Integer> {
 
     @Mixin WorkloadOptions workload = new WorkloadOptions();
+
+    @Option(
+            names = "--source-type",
+            description =
+                    "mysql: the binlog of a MariaDB/MySQL source; postgresql: a private PostgreSQL"
+                            + " read by logical decoding (pgoutput), one slot per relay."
+                            + " Default: ${DEFAULT-VALUE}.")
+    String sourceType = "mysql";
 
     @Option(
             names = "--topologies",
@@ -69,8 +80,11 @@ public final class EndToEndCommand implements Callable<Integer> {
 
     @Option(
             names = "--results",
-            description = "File the JSON result lines are appended to. Default: ${DEFAULT-VALUE}.")
-    Path results = Path.of("bench/results/e2e.jsonl");
+            description =
+                    "File the JSON result lines are appended to. Default:"
+                            + " bench/results/e2e.jsonl (read by report for Table 3) for mysql,"
+                            + " bench/results/e2e-postgresql.jsonl for postgresql.")
+    Path results;
 
     /** A number of relays and of consumers. */
     record Topology(int relays, int consumers) {
@@ -108,7 +122,20 @@ public final class EndToEndCommand implements Callable<Integer> {
             parsed.add(Topology.parse(text, problems));
         }
         problems.check(repeat >= 1, "--repeat", "must be at least 1", repeat);
+        problems.check(
+                List.of("mysql", "postgresql").contains(sourceType),
+                "--source-type",
+                "must be mysql or postgresql",
+                sourceType);
+        for (String option : sourceOptions.givenOptions()) {
+            problems.check(
+                    sourceType.equals("mysql"),
+                    option,
+                    "only for --source-type mysql (" + sourceType + " runs on a private source)",
+                    sourceType);
+        }
         problems.throwIfAny();
+        Path resultsFile = ResultFile.defaultFor(results, "e2e", sourceType);
 
         Set<Integer> tableSplits = new HashSet<>();
         for (Topology topology : parsed) {
@@ -120,26 +147,19 @@ public final class EndToEndCommand implements Callable<Integer> {
             }
         }
         List<ObjectNode> lines = new ArrayList<>();
-        try (WorkDirectory work = WorkDirectory.create("e2e");
-                BenchSource source =
-                        BenchSource.open(sourceOptions, shape.dataBytes(), shape.frameBytes())) {
-            LoadedRange range = LoadedRange.write(source, shape, tableSplits);
+        try (WorkDirectory work =
+                        WorkDirectory.create(
+                                sourceType.equals("mysql") ? "e2e" : "e2e-" + sourceType);
+                EndToEndSource source =
+                        EndToEndSource.write(sourceType, sourceOptions, shape, tableSplits)) {
             for (int r = 1; r <= repeat; r++) {
                 for (Topology topology : parsed) {
                     for (String format : consumerOptions.formats()) {
                         for (String compression : consumerOptions.compressions()) {
                             ObjectNode line =
-                                    run(
-                                            source,
-                                            range,
-                                            shape,
-                                            topology,
-                                            format,
-                                            compression,
-                                            work,
-                                            r);
+                                    run(source, shape, topology, format, compression, work, r);
                             lines.add(line);
-                            ResultFile.append(results, line);
+                            ResultFile.append(resultsFile, line);
                         }
                     }
                 }
@@ -148,14 +168,20 @@ public final class EndToEndCommand implements Callable<Integer> {
         }
         return ResultTable.printCounted(
                 System.out,
-                "End to end (binlog to relays to consumer callbacks)",
+                sourceType.equals("mysql")
+                        ? "End to end (binlog to relays to consumer callbacks)"
+                        : "End to end (PostgreSQL pgoutput to relays to consumer callbacks)",
                 lines,
                 line -> true);
     }
 
+    /** A run's name as a PostgreSQL slot name allows: lower case, digits and underscores. */
+    private static String slotPrefix(Path part) {
+        return "bench_" + part.getFileName().toString().replace('-', '_');
+    }
+
     private ObjectNode run(
-            BenchSource source,
-            LoadedRange range,
+            EndToEndSource source,
             LoadShape shape,
             Topology topology,
             String format,
@@ -164,7 +190,7 @@ public final class EndToEndCommand implements Callable<Integer> {
             int repetition)
             throws Exception {
         int most =
-                java.util.Arrays.stream(range.tables().tablesPerPartition(topology.relays()))
+                java.util.Arrays.stream(source.tables().tablesPerPartition(topology.relays()))
                         .max()
                         .orElse(0);
         RelayPlan plan =
@@ -185,8 +211,12 @@ public final class EndToEndCommand implements Callable<Integer> {
                                 + " relay(s) + "
                                 + topology.consumers()
                                 + " consumer(s)"
-                                + (source.isPrivate() ? " + MariaDB" : ""),
-                        topology.relays() + topology.consumers() + (source.isPrivate() ? 1 : 0));
+                                + (source.privateServer() != null
+                                        ? " + " + source.privateServer()
+                                        : ""),
+                        topology.relays()
+                                + topology.consumers()
+                                + (source.privateServer() != null ? 1 : 0));
         Path part =
                 work.newPart(
                         "e2e-"
@@ -208,7 +238,7 @@ public final class EndToEndCommand implements Callable<Integer> {
                         source.database(),
                         format,
                         compression,
-                        range.to().scn() - 1,
+                        source.consumerEndScn(),
                         consumerOptions.bufferBytes());
         OptionalDouble sourceCpuBefore;
         CatchUp catchUp;
@@ -219,10 +249,12 @@ public final class EndToEndCommand implements Callable<Integer> {
             consumers.awaitReady();
             consumers.go(); // they look for the relays every 10-50 ms until these answer
             sourceCpuBefore = source.cpuSeconds();
-            try (RelayFleet relays = RelayFleet.start(source, range.from(), plan, part, ports)) {
+            // Closed after the relays: a PostgreSQL slot is dropped once its reader let it go.
+            try (RelaySource relaySource = source.relays(topology.relays(), slotPrefix(part));
+                    RelayFleet relays = RelayFleet.start(relaySource, plan, part, ports)) {
                 relays.releaseTogether();
-                catchUp = relays.awaitCatchUp(range.to(), range.load().events());
-                delivery = consumers.await(range.load().events());
+                catchUp = relays.awaitCatchUp(source.relayEndScn(), source.events());
+                delivery = consumers.await(source.events());
             }
         }
         OptionalDouble sourceCpuAfter = source.cpuSeconds();
@@ -235,11 +267,11 @@ public final class EndToEndCommand implements Callable<Integer> {
         line.put("consumerPartitioning", consumerOptions.partitioning().label());
         line.put("format", format);
         line.put("compression", compression);
-        range.describe(line, shape, source.describe());
+        source.describe(line, shape);
         ResultFile.putThroughput(
                 line,
                 delivery.events(),
-                range.load().events(),
+                source.events(),
                 seconds,
                 catchUp.bytes(),
                 catchUp.cpuSeconds() + delivery.cpuSeconds());

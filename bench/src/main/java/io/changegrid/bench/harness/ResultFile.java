@@ -31,6 +31,23 @@ public final class ResultFile {
         return line;
     }
 
+    /**
+     * The results file of a run: {@code given} when the user named one, else {@code
+     * bench/results/<stage>.jsonl} for the default MySQL source (the files {@code report} turns
+     * into the whitepaper's tables) and {@code bench/results/<stage>-<sourceType>.jsonl} for any
+     * other, so figures from another source never land among the MySQL ones.
+     */
+    public static Path defaultFor(Path given, String stage, String sourceType) {
+        if (given != null) {
+            return given;
+        }
+        return Path.of(
+                "bench/results/"
+                        + stage
+                        + (sourceType.equals("mysql") ? "" : "-" + sourceType)
+                        + ".jsonl");
+    }
+
     /** Prints the line on stdout and appends it to {@code file}, creating its directory. */
     public static void append(Path file, ObjectNode line) throws IOException {
         String text = toText(line);

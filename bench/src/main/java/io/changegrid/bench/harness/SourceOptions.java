@@ -51,6 +51,24 @@ public final class SourceOptions {
         return source != null;
     }
 
+    /**
+     * The options given that choose or shape a MySQL/MariaDB source, for a run on another source
+     * type to refuse by name.
+     */
+    public java.util.List<String> givenOptions() {
+        java.util.List<String> given = new java.util.ArrayList<>();
+        if (source != null) {
+            given.add("--source");
+        }
+        if (database != null) {
+            given.add("--database");
+        }
+        if (binlogInMemory != null) {
+            given.add("--binlog-in-memory");
+        }
+        return given;
+    }
+
     /** The database the load writes. */
     public String database() {
         return database != null ? database : isGiven() ? "changegrid_bench" : "bench";

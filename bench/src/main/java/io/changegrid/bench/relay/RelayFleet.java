@@ -5,7 +5,6 @@ import io.changegrid.bench.harness.BenchSource;
 import io.changegrid.bench.harness.CpuMeter;
 import io.changegrid.bench.harness.ProgressLine;
 import io.changegrid.fetchers.mysql.BinlogPosition;
-import io.changegrid.fetchers.mysql.ResumePosition;
 import io.changegrid.gridkit.server.FreePort;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,12 +31,15 @@ public final class RelayFleet implements AutoCloseable {
     private static final long METRICS_NANOS = 1_000_000_000L;
     private static final Duration LIMIT = Duration.ofMinutes(60);
 
+    private final RelaySource source;
     private final List<RelayProcess> relays = new ArrayList<>();
     private long releasedNanos;
     private final CpuMeter machine = new CpuMeter();
     private double[] cpuAtRelease;
 
-    private RelayFleet() {}
+    private RelayFleet(RelaySource source) {
+        this.source = source;
+    }
 
     /** Starts {@code plan.relays()} relays reading from {@code from}. */
     public static RelayFleet start(
@@ -52,10 +54,19 @@ public final class RelayFleet implements AutoCloseable {
     public static RelayFleet start(
             BenchSource source, BinlogPosition from, RelayPlan plan, Path work, List<Integer> ports)
             throws Exception {
-        RelayFleet fleet = new RelayFleet();
+        return start(new BinlogRelaySource(source, from), plan, work, ports);
+    }
+
+    /**
+     * Starts {@code plan.relays()} relays reading {@code source}, relay {@code i} listening on
+     * {@code ports.get(i)}. The caller closes {@code source} after the fleet.
+     */
+    public static RelayFleet start(
+            RelaySource source, RelayPlan plan, Path work, List<Integer> ports) throws Exception {
+        RelayFleet fleet = new RelayFleet(source);
         try {
             for (int i = 0; i < plan.relays(); i++) {
-                fleet.relays.add(RelayProcess.start(source, from, plan, i, ports.get(i), work));
+                fleet.relays.add(RelayProcess.start(source, plan, i, ports.get(i), work));
             }
         } catch (Exception e) {
             fleet.close();
@@ -164,6 +175,17 @@ public final class RelayFleet implements AutoCloseable {
      * @throws IllegalStateException if a relay exits, its fetcher fails, or an hour passes
      */
     public CatchUp awaitCatchUp(BinlogPosition to, long expectedEvents) throws Exception {
+        return awaitCatchUp(to.scn(), expectedEvents);
+    }
+
+    /**
+     * Waits until every relay's position is at {@code endScn} or beyond (in the order of {@link
+     * RelaySource#scnOf(String)}), showing progress towards {@code expectedEvents}, and measures
+     * the window.
+     *
+     * @throws IllegalStateException if a relay exits, its fetcher fails, or an hour passes
+     */
+    public CatchUp awaitCatchUp(long endScn, long expectedEvents) throws Exception {
         int n = relays.size();
         long[] first = new long[n];
         long[] done = new long[n];
@@ -212,9 +234,7 @@ public final class RelayFleet implements AutoCloseable {
                 long now = System.nanoTime();
                 transactions[i] = status.path("buffer").path("transactionsAppended").asLong();
                 boolean published = fetch.path("lastPublishedScn").asLong(-1) >= 0;
-                boolean atEnd =
-                        ResumePosition.parse(fetch.get("position").asText()).position().scn()
-                                >= to.scn();
+                boolean atEnd = source.scnOf(fetch.get("position").asText()) >= endScn;
                 if (first[i] == 0) {
                     double cpu = relay.cpuSeconds();
                     if (published && atEnd) { // the whole range between two polls

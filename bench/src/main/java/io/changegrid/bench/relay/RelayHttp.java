@@ -8,12 +8,12 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /** GETs of a relay's metrics; {@code null} while it is not answering yet. */
-final class RelayHttp {
+public final class RelayHttp {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
     /** The text of a 200 answer, or {@code null}. */
-    String text(String url) throws InterruptedException {
+    public String text(String url) throws InterruptedException {
         try {
             HttpResponse<String> response =
                     http.send(
@@ -28,7 +28,7 @@ final class RelayHttp {
     }
 
     /** The sum of the Prometheus samples whose line starts with {@code prefix}. */
-    static double sum(String metrics, String prefix) {
+    public static double sum(String metrics, String prefix) {
         return metrics.lines()
                 .filter(line -> line.startsWith(prefix))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))

@@ -3,9 +3,7 @@ package io.changegrid.bench.relay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.changegrid.bench.harness.BenchJvm;
-import io.changegrid.bench.harness.BenchSource;
 import io.changegrid.bench.harness.ResultFile;
-import io.changegrid.fetchers.mysql.BinlogPosition;
 import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.protocol.RelayApi;
 import java.io.IOException;
@@ -22,9 +20,6 @@ import java.util.List;
  * <p>Threading: one harness thread uses it.
  */
 public final class RelayProcess implements AutoCloseable {
-
-    /** Server ids of relays start here; the bare reader uses another. */
-    static final int FIRST_SERVER_ID = 7001;
 
     private final int index;
     private final Process process;
@@ -45,17 +40,16 @@ public final class RelayProcess implements AutoCloseable {
     /**
      * Writes relay {@code index}'s configuration and starts it.
      *
-     * @param from where it starts reading
+     * @param source what it reads, and from where
      * @param port the port of its HTTP API
      */
-    static RelayProcess start(
-            BenchSource source, BinlogPosition from, RelayPlan plan, int index, int port, Path work)
+    static RelayProcess start(RelaySource source, RelayPlan plan, int index, int port, Path work)
             throws IOException {
         Path config = work.resolve("relay-" + index + ".yaml");
         // JSON is YAML too: written by Jackson, no hand-made quoting.
         // It holds the source password: owner-only, 0600.
         io.changegrid.config.PrivateFile.write(
-                config, ResultFile.toText(config(source, from, plan, index, port, work)));
+                config, ResultFile.toText(config(source, plan, index, port, work)));
         List<String> jvm = new ArrayList<>();
         jvm.add("-XX:MaxDirectMemorySize=" + (plan.bufferBytes() + (256L << 20)));
         for (String option : plan.javaOptions()) {
@@ -78,20 +72,10 @@ public final class RelayProcess implements AutoCloseable {
     }
 
     private static ObjectNode config(
-            BenchSource source,
-            BinlogPosition from,
-            RelayPlan plan,
-            int index,
-            int port,
-            Path work) {
+            RelaySource source, RelayPlan plan, int index, int port, Path work) {
         ObjectNode root = ResultFile.JSON.createObjectNode();
         ObjectNode sourceNode = root.putObject("source");
-        sourceNode.put("host", source.host());
-        sourceNode.put("port", source.port());
-        sourceNode.put("user", source.user());
-        sourceNode.put("password", source.password());
-        sourceNode.put("serverId", FIRST_SERVER_ID + index);
-        sourceNode.put("start", from.toString());
+        source.configure(sourceNode, index);
         // Consumers see the end of the range soon after the last transaction.
         sourceNode.put("heartbeatInterval", "100ms");
         ObjectNode capture = root.putObject("capture");

@@ -27,7 +27,9 @@ public final class ReportCommand implements Callable<Integer> {
             names = "--results",
             split = ",",
             description =
-                    "Results files to read. Default: bench/results/{stage1,stage2,e2e,latency}.jsonl.")
+                    "Results files to read; lines from a source other than MySQL/MariaDB"
+                            + " (sourceType postgresql, goldengate) are left out. Default:"
+                            + " bench/results/{stage1,stage2,e2e,latency}.jsonl.")
     List<Path> results =
             List.of(
                     Path.of("bench/results/stage1.jsonl"),
@@ -106,7 +108,7 @@ public final class ReportCommand implements Callable<Integer> {
                 .append(ReportTables.whitepaper());
         MarkedSection.replace(markdown, md.toString());
         System.out.printf(
-                "report: %s updated, charts in %s (%d result lines of the earlier harness or before --since left out)%n",
+                "report: %s updated, charts in %s (%d result lines of the earlier harness, before --since or not from MySQL left out)%n",
                 markdown, charts, groups.skipped());
         return 0;
     }

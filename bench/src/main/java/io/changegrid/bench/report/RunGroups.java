@@ -12,8 +12,9 @@ import java.util.Map;
 
 /**
  * Result lines read from results files and grouped by configuration and workload. Lines of the
- * earlier harness (without a {@code configuration} field) and lines older than {@code since} are
- * left out.
+ * earlier harness (without a {@code configuration} field), lines older than {@code since}, and
+ * lines from a source other than MySQL/MariaDB (a {@code sourceType} other than mysql: PostgreSQL,
+ * GoldenGate) are left out: the report's tables are the whitepaper's, which measured MySQL.
  */
 final class RunGroups {
 
@@ -49,6 +50,7 @@ final class RunGroups {
                             "not a JSON result line: file=" + file + ", line=" + (i + 1), e);
                 }
                 if (!line.has("configuration")
+                        || !line.path("sourceType").asText("mysql").equals("mysql")
                         || (since != null && line.path("time").asText().compareTo(since) < 0)) {
                     skipped++;
                     continue;

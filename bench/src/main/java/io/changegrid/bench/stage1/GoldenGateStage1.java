@@ -219,6 +219,7 @@ final class GoldenGateStage1 {
     private static ObjectNode line(LoadShape shape, GoldenGateTrail trail, String configuration) {
         ObjectNode line = ResultFile.newLine("stage1");
         line.put("source", "goldengate-json");
+        line.put("sourceType", "goldengate"); // report leaves these out of the MySQL tables
         line.put("configuration", configuration);
         line.put("records", shape.records());
         line.put("recordSize", shape.recordSize());

@@ -49,7 +49,9 @@ public final class Stage1Command implements Callable<Integer> {
                     "mysql: the binlog of a MariaDB/MySQL source; goldengate: the load as GoldenGate"
                             + " for Big Data JSON trail files (the whitepaper's GoldenGate run: use"
                             + " --tables 2); logminer: the load as Oracle LogMiner rows on the"
-                            + " PostgreSQL stand-in (not Oracle). Default: ${DEFAULT-VALUE}.")
+                            + " PostgreSQL stand-in (not Oracle); postgresql: a private PostgreSQL"
+                            + " read by logical decoding (pgoutput), against a bare pgjdbc reader."
+                            + " Default: ${DEFAULT-VALUE}.")
     String sourceType = "mysql";
 
     @Option(
@@ -79,8 +81,11 @@ public final class Stage1Command implements Callable<Integer> {
 
     @Option(
             names = "--results",
-            description = "File the JSON result lines are appended to. Default: ${DEFAULT-VALUE}.")
-    Path results = Path.of("bench/results/stage1.jsonl");
+            description =
+                    "File the JSON result lines are appended to. Default:"
+                            + " bench/results/stage1.jsonl (read by report for Table 1) for mysql,"
+                            + " bench/results/stage1-<source-type>.jsonl for the others.")
+    Path results;
 
     @Override
     public Integer call() throws Exception {
@@ -92,23 +97,34 @@ public final class Stage1Command implements Callable<Integer> {
         }
         problems.check(repeat >= 1, "--repeat", "must be at least 1", repeat);
         problems.check(
-                List.of("mysql", "goldengate", "logminer").contains(sourceType),
+                List.of("mysql", "goldengate", "logminer", "postgresql").contains(sourceType),
                 "--source-type",
-                "must be mysql, goldengate or logminer",
+                "must be mysql, goldengate, logminer or postgresql",
                 sourceType);
         problems.check(
                 sourceType.equals("mysql") || (relays.equals(List.of(1)) && policies == null),
                 "--source-type",
-                "goldengate and logminer run one relay without policies",
+                sourceType + " runs one relay without policies",
                 sourceType);
+        for (String option : sourceOptions.givenOptions()) {
+            problems.check(
+                    sourceType.equals("mysql"),
+                    option,
+                    "only for --source-type mysql (" + sourceType + " runs on a private source)",
+                    sourceType);
+        }
         List<?> policyList =
                 policies == null ? List.of() : PolicyFile.read(policies, "--policies", problems);
         problems.throwIfAny();
+        Path results = ResultFile.defaultFor(this.results, "stage1", sourceType);
         if (sourceType.equals("goldengate")) {
             return GoldenGateStage1.run(shape, relayOptions, repeat, results);
         }
         if (sourceType.equals("logminer")) {
             return LogMinerStage1.run(shape, relayOptions, repeat, results);
+        }
+        if (sourceType.equals("postgresql")) {
+            return PostgresStage1.run(shape, relayOptions, repeat, results);
         }
 
         List<ObjectNode> lines = new ArrayList<>();
@@ -130,11 +146,17 @@ public final class Stage1Command implements Callable<Integer> {
                         bare.rows(),
                         bare.seconds(),
                         bare.rows() / bare.seconds());
-                record(lines, bareLine(bare, range, shape, source));
+                record(lines, bareLine(bare, range, shape, source), results);
                 for (int count : relays) {
-                    record(lines, run(source, range, shape, count, List.of(), bare, work, r));
+                    record(
+                            lines,
+                            run(source, range, shape, count, List.of(), bare, work, r),
+                            results);
                     if (!policyList.isEmpty()) {
-                        record(lines, run(source, range, shape, count, policyList, bare, work, r));
+                        record(
+                                lines,
+                                run(source, range, shape, count, policyList, bare, work, r),
+                                results);
                     }
                 }
             }
@@ -241,7 +263,8 @@ public final class Stage1Command implements Callable<Integer> {
         return line;
     }
 
-    private void record(List<ObjectNode> lines, ObjectNode line) throws java.io.IOException {
+    private static void record(List<ObjectNode> lines, ObjectNode line, Path results)
+            throws java.io.IOException {
         lines.add(line);
         ResultFile.append(results, line);
     }

@@ -14,9 +14,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.replication.LogSequenceNumber;
@@ -77,9 +75,10 @@ public final class PgOutputFetcher implements Fetcher {
     /**
      * Checks the source, creates the publication and slot if missing, restores the schema versions
      * of the history up to {@code resumePosition} (or, starting afresh, begins a new history),
-     * registers the captured tables it does not know yet (in name order, so table ids are the same
-     * on every relay started on the same catalog) and positions the fetcher at {@code
-     * resumePosition} or where the settings say.
+     * registers the captured tables it does not know yet (read in a new slot's exported snapshot,
+     * so exactly as at its consistent point, else from the catalog before an existing slot is
+     * positioned; in name order, so table ids are the same on every relay started on the same
+     * catalog) and positions the fetcher at {@code resumePosition} or where the settings say.
      *
      * @param stateDirectory where the schema history lives, with the relay's other state
      * @throws FetchFailedException naming every problem
@@ -90,24 +89,61 @@ public final class PgOutputFetcher implements Fetcher {
             String resumePosition,
             TransactionSink sink)
             throws SQLException, IOException {
+        return open(config, stateDirectory, resumePosition, sink, () -> {});
+    }
+
+    /**
+     * What runs after a new slot is created and before the catalog is read in its snapshot: nothing
+     * in a relay; tests change a table there to prove the start schemas are the snapshot's.
+     */
+    @FunctionalInterface
+    interface SlotCreatedHook {
+        void run() throws SQLException;
+    }
+
+    /** {@link #open(PostgresFetcherConfig, Path, String, TransactionSink)} with a test's hook. */
+    static PgOutputFetcher open(
+            PostgresFetcherConfig config,
+            Path stateDirectory,
+            String resumePosition,
+            TransactionSink sink,
+            SlotCreatedHook slotCreated)
+            throws SQLException, IOException {
         Connection connection =
                 DriverManager.getConnection(config.jdbcUrl(), config.properties(false));
         PgCatalog catalog = new PgCatalog(connection);
         PgSchemaHistory history = null;
         try {
-            Map<PgCatalog.Table, List<PgCatalog.TypedColumn>> columns = new LinkedHashMap<>();
-            for (var table : catalog.capturedTables(config.capture())) {
-                columns.put(table, catalog.columns(table.oid()));
-            }
-            if (SourceChecks.run(connection, config, columns)) {
+            // The current catalog: for the checks, the publication, and the start schemas of an
+            // existing slot (read before it is advanced, so a change in between is one schema
+            // change forward on the timeline, never a step back).
+            StartTables current = StartTables.readNow(catalog, config.capture());
+            if (SourceChecks.run(connection, config, current.columns())) {
                 String create =
-                        SourceChecks.createStatement(config.publication(), columns.keySet());
+                        SourceChecks.createStatement(
+                                config.publication(), current.columns().keySet());
                 try (var statement = connection.createStatement()) {
                     statement.execute(create);
                 }
                 LOG.info("publication created: {}", create);
             }
-            Lsn start = ReplicationSlot.position(connection, config, resumePosition);
+            StartTables[] tables = {current};
+            Lsn start =
+                    ReplicationSlot.position(
+                            connection,
+                            config,
+                            resumePosition,
+                            snapshot -> {
+                                // A new slot: version 1 of each table is exactly the shape at the
+                                // slot's consistent point, the shape of the first rows it sends.
+                                slotCreated.run();
+                                StartTables atSlot =
+                                        StartTables.readAtSnapshot(
+                                                catalog, config.capture(), snapshot);
+                                SourceChecks.checkTables(config, atSlot.columns());
+                                tables[0] = atSlot;
+                            });
+            StartTables startTables = tables[0];
             long startScn = start.value() - 1;
             SchemaRegistry registry = new SchemaRegistry();
             Path historyFile = stateDirectory.resolve(PgSchemaHistory.FILE);
@@ -125,7 +161,7 @@ public final class PgOutputFetcher implements Fetcher {
                 Files.deleteIfExists(historyFile);
             }
             List<TableSchema> added = new ArrayList<>();
-            for (var entry : columns.entrySet()) {
+            for (var entry : startTables.columns().entrySet()) {
                 PgCatalog.Table table = entry.getKey();
                 if (registry.latest(table.schema(), table.name()).isPresent()) {
                     continue; // the history's version: the Relation message tells what changed
@@ -137,7 +173,7 @@ public final class PgOutputFetcher implements Fetcher {
                                 entry.getValue().stream()
                                         .map(PgCatalog.TypedColumn::column)
                                         .toList(),
-                                catalog.primaryKey(table.oid())));
+                                startTables.keys().get(table)));
             }
             if (history == null) {
                 history = PgSchemaHistory.create(historyFile, startScn, added);
@@ -152,7 +188,7 @@ public final class PgOutputFetcher implements Fetcher {
                     config.slot(),
                     config.publication(),
                     start,
-                    columns.size(),
+                    startTables.columns().size(),
                     registry.allVersions().size());
             return new PgOutputFetcher(config, registry, catalog, history, sink, start);
         } catch (SQLException | IOException | RuntimeException e) {

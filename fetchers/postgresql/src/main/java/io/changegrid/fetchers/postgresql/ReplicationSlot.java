@@ -17,14 +17,29 @@ final class ReplicationSlot {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicationSlot.class);
 
+    /**
+     * What runs while a new slot's exported snapshot is valid: its replication connection open and
+     * idle, the snapshot the database exactly at the slot's consistent point.
+     */
+    @FunctionalInterface
+    interface AtConsistentPoint {
+        void read(String snapshotName) throws SQLException;
+    }
+
     private ReplicationSlot() {}
 
     /**
-     * Where to start: the saved resume position, else the configured start.
+     * Where to start: the saved resume position, else the configured start. When the slot is
+     * created here, {@code atStart} is handed its exported snapshot before anything else is sent on
+     * the replication connection.
      *
      * @throws FetchFailedException if the slot no longer holds that position
      */
-    static Lsn position(Connection connection, PostgresFetcherConfig config, String resumePosition)
+    static Lsn position(
+            Connection connection,
+            PostgresFetcherConfig config,
+            String resumePosition,
+            AtConsistentPoint atStart)
             throws SQLException {
         Lsn confirmed = confirmedFlush(connection, config.slot());
         if (confirmed == null) {
@@ -37,7 +52,7 @@ final class ReplicationSlot {
                                 + "; the WAL since then is lost to this relay: clear its state, start afresh"
                                 + " (source.start) and bootstrap its consumers");
             }
-            Lsn created = create(config);
+            Lsn created = create(config, atStart);
             if (config.start() instanceof StartPosition.At at && at.lsn().compareTo(created) != 0) {
                 throw new FetchFailedException(
                         "a new slot starts at the current end of WAL, not at an earlier LSN: slot="
@@ -74,9 +89,18 @@ final class ReplicationSlot {
         return wanted;
     }
 
-    private static Lsn create(PostgresFetcherConfig config) throws SQLException {
+    /**
+     * Creates the slot over a replication connection ({@code replication=database}) and, while that
+     * connection stays open and idle, hands its exported snapshot to {@code atStart}: the snapshot
+     * lives only until the connection's next command or its close.
+     */
+    private static Lsn create(PostgresFetcherConfig config, AtConsistentPoint atStart)
+            throws SQLException {
         try (Connection replication =
                 DriverManager.getConnection(config.jdbcUrl(), config.properties(true))) {
+            // pgjdbc sends CREATE_REPLICATION_SLOT <slot> LOGICAL pgoutput: without a snapshot
+            // option the server exports one (EXPORT_SNAPSHOT, the default since PostgreSQL 10)
+            // and returns its name; pgjdbc sends nothing more on the connection afterwards.
             ReplicationSlotInfo info =
                     replication
                             .unwrap(PGConnection.class)
@@ -87,7 +111,12 @@ final class ReplicationSlot {
                             .withOutputPlugin("pgoutput")
                             .make();
             Lsn start = new Lsn(info.getConsistentPoint().asLong());
-            LOG.info("replication slot created: slot={}, consistentPoint={}", config.slot(), start);
+            LOG.info(
+                    "replication slot created: slot={}, consistentPoint={}, snapshot={}",
+                    config.slot(),
+                    start,
+                    info.getSnapshotName());
+            atStart.read(info.getSnapshotName());
             return start;
         }
     }

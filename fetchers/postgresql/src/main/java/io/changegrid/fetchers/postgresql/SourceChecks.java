@@ -51,6 +51,27 @@ final class SourceChecks {
         checkSlot(connection, config, problems);
         boolean createPublication =
                 checkPublication(connection, config, columns.keySet(), problems);
+        addTableProblems(columns, problems);
+        failIfAny(config, problems);
+        return createPublication;
+    }
+
+    /**
+     * Checks the captured tables alone (REPLICA IDENTITY FULL, column types the fetcher carries),
+     * for tables read again after the full check, e.g. at a new slot's snapshot.
+     *
+     * @throws FetchFailedException listing every problem
+     */
+    static void checkTables(
+            PostgresFetcherConfig config,
+            Map<PgCatalog.Table, List<PgCatalog.TypedColumn>> columns) {
+        List<String> problems = new ArrayList<>();
+        addTableProblems(columns, problems);
+        failIfAny(config, problems);
+    }
+
+    private static void addTableProblems(
+            Map<PgCatalog.Table, List<PgCatalog.TypedColumn>> columns, List<String> problems) {
         columns.forEach(
                 (table, typed) -> {
                     if (table.replicaIdentity() != 'f') {
@@ -76,6 +97,9 @@ final class SourceChecks {
                         }
                     }
                 });
+    }
+
+    private static void failIfAny(PostgresFetcherConfig config, List<String> problems) {
         if (!problems.isEmpty()) {
             throw new FetchFailedException(
                     "PostgreSQL source cannot be captured: host="
@@ -87,7 +111,6 @@ final class SourceChecks {
                             + ", problems:\n  - "
                             + String.join("\n  - ", problems));
         }
-        return createPublication;
     }
 
     private static void checkSlot(

@@ -348,6 +348,104 @@ class PgOutputFetcherIT {
         }
     }
 
+    @Test
+    void shouldStartWithTheShapeAtTheSlotsConsistentPointWhenATableChangesRightAfterIt()
+            throws Exception {
+        String db =
+                database(
+                        "CREATE TABLE shop.items (id int PRIMARY KEY, a text)",
+                        "ALTER TABLE shop.items REPLICA IDENTITY FULL");
+        var config = PgRunningFetcher.config(POSTGRES.server(), db, "postgres", db);
+        // The race forced at its worst: the slot exists, its start point is fixed, and before the
+        // fetcher reads the catalog a row is written in the old shape and then the table altered.
+        // A plain catalog read now would start at (id, a, b) and show the first row behind a
+        // schema change back to (id, a).
+        PgOutputFetcher.SlotCreatedHook alterBetween =
+                () ->
+                        POSTGRES.server()
+                                .execute(
+                                        db,
+                                        "INSERT INTO shop.items VALUES (1, 'old shape')",
+                                        "ALTER TABLE shop.items ADD b int",
+                                        "INSERT INTO shop.items VALUES (2, 'new shape', 7)");
+        try (PgRunningFetcher running = PgRunningFetcher.start(config, null, alterBetween)) {
+            running.sink.awaitRowEvents(2);
+            var start = running.sink.rowEvents().get(0).schema();
+            assertThat(start.version()).isEqualTo(1);
+            assertThat(start.columns()).extracting(c -> c.name()).containsExactly("id", "a");
+            assertThat(start.keyColumns()).containsExactly("id");
+            var transactions = running.sink.transactions();
+            assertThat(transactions)
+                    .extracting(t -> t.events().get(0).operation())
+                    .containsExactly(Operation.INSERT, Operation.SCHEMA_CHANGE, Operation.INSERT);
+            var rows = running.sink.rowEvents();
+            assertThat(rows.get(0).schema().version()).isEqualTo(1);
+            assertThat(rows.get(0).after()).containsExactly(1L, "old shape");
+            var changed = transactions.get(1).events().get(0).schema();
+            assertThat(changed.version()).isEqualTo(2);
+            assertThat(changed.columns()).extracting(c -> c.name()).containsExactly("id", "a", "b");
+            assertThat(rows.get(1).schema().version()).isEqualTo(2);
+            assertThat(rows.get(1).after()).containsExactly(2L, "new shape", 7L);
+        }
+    }
+
+    @Test
+    void shouldStartWithTheShapeAtTheSlotsConsistentPointWhenATableChangesWhileItIsCreated()
+            throws Exception {
+        String db =
+                database(
+                        "CREATE TABLE shop.items (id int PRIMARY KEY, a text)",
+                        "ALTER TABLE shop.items REPLICA IDENTITY FULL",
+                        "CREATE PUBLICATION changegrid FOR TABLE shop.items");
+        var config = PgRunningFetcher.config(POSTGRES.server(), db, "postgres", db);
+        var executor = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Connection alter = POSTGRES.server().connect(db)) {
+            // A schema change running when the fetcher starts: the checks see (id, a); the new
+            // slot's consistent point waits for the change to commit, so the slot's first rows
+            // have (id, a, b).
+            alter.setAutoCommit(false);
+            try (var statement = alter.createStatement()) {
+                statement.execute("ALTER TABLE shop.items ADD b int");
+            }
+            var starting = executor.submit(() -> PgRunningFetcher.start(config, null));
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> walSendersWaitingOnALock(db) > 0);
+            alter.commit();
+            try (PgRunningFetcher running =
+                    starting.get(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                var start = running.fetcher.sourceSchemas().latest("shop", "items").orElseThrow();
+                assertThat(start.version()).isEqualTo(1);
+                assertThat(start.columns())
+                        .extracting(c -> c.name())
+                        .containsExactly("id", "a", "b");
+                POSTGRES.server().execute(db, "INSERT INTO shop.items VALUES (1, 'x', 2)");
+                running.sink.awaitRowEvents(1);
+                assertThat(running.sink.all().stream().flatMap(t -> t.events().stream()))
+                        .noneMatch(e -> e.operation() == Operation.SCHEMA_CHANGE);
+                assertThat(running.sink.rowEvents().get(0).schema().version()).isEqualTo(1);
+                assertThat(running.fetcher.sourceSchemas().allVersions()).hasSize(1);
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /** Walsenders of the database waiting on a lock: a slot waiting for its consistent point. */
+    private static int walSendersWaitingOnALock(String db) throws SQLException {
+        try (var connection = POSTGRES.server().connect("postgres");
+                var statement =
+                        connection.prepareStatement(
+                                "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'walsender'"
+                                        + " AND datname = ? AND wait_event_type = 'Lock'")) {
+            statement.setString(1, db);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        }
+    }
+
     private static String currentWalLsn(String db) throws SQLException {
         try (var connection = POSTGRES.server().connect(db);
                 var statement = connection.createStatement();

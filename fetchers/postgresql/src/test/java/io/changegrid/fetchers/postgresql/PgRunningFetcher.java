@@ -46,13 +46,22 @@ final class PgRunningFetcher implements AutoCloseable {
     }
 
     static PgRunningFetcher start(PostgresFetcherConfig config, String resume) throws Exception {
+        return start(config, resume, () -> {});
+    }
+
+    /** Starts with {@code slotCreated} run between a new slot's creation and its snapshot read. */
+    static PgRunningFetcher start(
+            PostgresFetcherConfig config,
+            String resume,
+            PgOutputFetcher.SlotCreatedHook slotCreated)
+            throws Exception {
         CollectingSink sink = new CollectingSink();
         // The schema history lives per slot, as a relay's lives in its state directory.
         java.nio.file.Path state =
                 java.nio.file.Path.of(
                         "target", "pg-fetcher-state", config.database(), config.slot());
         java.nio.file.Files.createDirectories(state);
-        PgOutputFetcher fetcher = PgOutputFetcher.open(config, state, resume, sink);
+        PgOutputFetcher fetcher = PgOutputFetcher.open(config, state, resume, sink, slotCreated);
         sink.decodeWith(fetcher.sourceSchemas());
         PgRunningFetcher running = new PgRunningFetcher(fetcher, sink);
         running.thread.start();
