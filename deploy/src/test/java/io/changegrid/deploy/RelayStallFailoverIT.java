@@ -92,6 +92,10 @@ class RelayStallFailoverIT {
             failoverMillis = (System.nanoTime() - frozenAt) / 1_000_000;
             assertThat(consumer.failure()).isEmpty();
             assertThat(consumer.status().relay()).isEqualTo(RelayFixture.url(healthy) + "/");
+            long stalledTime = sourceTime(stalling); // a 200: its fetcher did not stop
+            assertThat(sourceTime(stalling))
+                    .as("the stalled relay's source time no longer changes")
+                    .isEqualTo(stalledTime);
             assertThat(stalling.buffer().newestScn())
                     .as("the stalled relay never saw the rows written after the freeze")
                     .isLessThan(healthy.buffer().newestScn());
