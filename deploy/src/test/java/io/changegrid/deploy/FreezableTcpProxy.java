@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A real TCP forwarder between a client and a server that a test can freeze: once frozen, bytes
- * are still read from both sides but none is passed on, and new connections are accepted but get
+ * A real TCP forwarder between a client and a server that a test can freeze: once frozen, bytes are
+ * still read from both sides but none is passed on, and new connections are accepted but get
  * nothing, as across a network partition where the peers' sockets stay open. {@link #close} closes
  * every socket, so both sides see the connection end.
  *

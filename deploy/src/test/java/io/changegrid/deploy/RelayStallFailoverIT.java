@@ -135,7 +135,8 @@ class RelayStallFailoverIT {
                                         .build(),
                                 HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).isEqualTo(200);
-        return Long.parseLong(answer.headers().firstValue(StreamResponse.SOURCE_TIME).orElseThrow());
+        return Long.parseLong(
+                answer.headers().firstValue(StreamResponse.SOURCE_TIME).orElseThrow());
     }
 
     private static void insert(int first, int last) throws Exception {

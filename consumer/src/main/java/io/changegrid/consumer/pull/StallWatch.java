@@ -2,9 +2,9 @@ package io.changegrid.consumer.pull;
 
 /**
  * Judges whether the relay the puller reads has stopped hearing from its source: its {@link
- * io.changegrid.protocol.StreamResponse#SOURCE_TIME} has not changed for {@code
- * fetch.stallTimeout} by the consumer's own monotonic clock. Pure logic fed by the puller, so that
- * every case is unit-tested.
+ * io.changegrid.protocol.StreamResponse#SOURCE_TIME} has not changed for {@code fetch.stallTimeout}
+ * by the consumer's own monotonic clock. Pure logic fed by the puller, so that every case is
+ * unit-tested.
  *
  * <ul>
  *   <li>A relay's source time is compared only with earlier values of the same relay, never with

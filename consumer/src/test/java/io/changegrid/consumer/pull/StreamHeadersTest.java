@@ -22,8 +22,7 @@ class StreamHeadersTest {
         StreamHeaders read =
                 StreamHeaders.read(headers().put(StreamResponse.SOURCE_TIME, "1764150000123"));
 
-        assertThat(read)
-                .isEqualTo(new StreamHeaders(42, 50, 3, "abc", 1_764_150_000_123L));
+        assertThat(read).isEqualTo(new StreamHeaders(42, 50, 3, "abc", 1_764_150_000_123L));
     }
 
     @Test
@@ -35,9 +34,7 @@ class StreamHeadersTest {
     @Test
     void shouldNameTheHeaderWhenTheSourceTimeIsNotANumber() {
         assertThatThrownBy(
-                        () ->
-                                StreamHeaders.read(
-                                        headers().put(StreamResponse.SOURCE_TIME, "soon")))
+                        () -> StreamHeaders.read(headers().put(StreamResponse.SOURCE_TIME, "soon")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("name=X-Changegrid-Source-Time, value=soon");
     }
