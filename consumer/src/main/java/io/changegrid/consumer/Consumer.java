@@ -330,6 +330,14 @@ public final class Consumer implements AutoCloseable {
             return put(FETCH_REQUEST_TIMEOUT, timeout);
         }
 
+        /**
+         * How long a relay's source time may stay unchanged before the consumer moves to the next
+         * relay; zero for never.
+         */
+        public Builder stallTimeout(Duration timeout) {
+            return put(FETCH_STALL_TIMEOUT, timeout);
+        }
+
         /** Waits between rounds of failed relay attempts. */
         public Builder fetchBackoff(Duration initial, Duration max) {
             put(FETCH_BACKOFF, initial);

@@ -44,6 +44,15 @@ public final class StreamResponse {
     public static final String SOURCE_ID = "X-Changegrid-Source-Id";
 
     /**
+     * The source time of the newest transaction or heartbeat the relay received from its source, in
+     * milliseconds since the epoch, or -1 before the first: sent with every answer. A consumer
+     * watches it change, comparing it only with earlier values of the same relay (relays' and
+     * consumers' clocks differ), and leaves a relay whose value stopped changing for {@code
+     * fetch.stallTimeout}: its fetcher lives but hears nothing from the source (docs/consumer.md).
+     */
+    public static final String SOURCE_TIME = "X-Changegrid-Source-Time";
+
+    /**
      * A fingerprint of the schemas the relay serves: a change means a restarted relay with other
      * policies, whose table ids and versions a consumer must not decode with cached schemas.
      */

@@ -61,6 +61,7 @@ class WireNamesTest {
                                 StreamResponse.NEWEST_SCN,
                                 StreamResponse.SCHEMAS,
                                 StreamResponse.SOURCE_ID,
+                                StreamResponse.SOURCE_TIME,
                                 StreamResponse.OLDEST_SCN_FIELD,
                                 StreamResponse.FROM_FIELD))
                 .containsExactly(
@@ -69,6 +70,7 @@ class WireNamesTest {
                         "X-Changegrid-Newest-Scn",
                         "X-Changegrid-Schemas",
                         "X-Changegrid-Source-Id",
+                        "X-Changegrid-Source-Time",
                         "oldestScn",
                         "from");
         assertThat(StreamResponse.TOO_OLD).isEqualTo(410);

@@ -28,6 +28,8 @@ import java.util.Map;
  * @param retryBackoff waits before delivering again after RETRY
  * @param retryLimit RETRYs in a row after which the consumer stops; 0 for no limit
  * @param credentials TLS files and bearer token the consumer reaches relays with
+ * @param stallTimeout how long a relay's source time may stay unchanged before the consumer moves
+ *     to the next relay; zero for never
  */
 public record ConsumerConfig(
         List<URI> relays,
@@ -42,11 +44,13 @@ public record ConsumerConfig(
         Duration batchMaxWait,
         Backoff retryBackoff,
         int retryLimit,
-        RelayCredentials credentials) {
+        RelayCredentials credentials,
+        Duration stallTimeout) {
 
     public ConsumerConfig {
         relays = List.copyOf(relays);
         credentials = credentials == null ? RelayCredentials.NONE : credentials;
+        stallTimeout = stallTimeout == null ? Duration.ZERO : stallTimeout;
     }
 
     /**
@@ -131,7 +135,8 @@ public record ConsumerConfig(
                 new Backoff(
                         config.get(CALLBACK_RETRY_BACKOFF), config.get(CALLBACK_RETRY_BACKOFF_MAX)),
                 config.get(CALLBACK_RETRY_LIMIT),
-                credentials);
+                credentials,
+                config.get(FETCH_STALL_TIMEOUT));
     }
 
     /**

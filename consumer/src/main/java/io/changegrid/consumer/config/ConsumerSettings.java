@@ -96,6 +96,16 @@ public final class ConsumerSettings {
                             "How long a relay may take to connect and answer beyond the long-poll wait before"
                                     + " the consumer fails over.")
                     .validatedBy(ConsumerSettings::isPositive, "positive");
+    public static final ConfigKey<Duration> FETCH_STALL_TIMEOUT =
+            ConfigKey.of(
+                            "fetch.stallTimeout",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(30),
+                            "How long a relay's source time (X-Changegrid-Source-Time, moved by every"
+                                    + " transaction and source heartbeat it receives) may stay unchanged before"
+                                    + " the consumer moves to the next relay, when there is one (0ms: never)."
+                                    + " Keep it well above the relays' source.heartbeatInterval.")
+                    .validatedBy(v -> !v.isNegative(), "not negative");
     public static final ConfigKey<Duration> FETCH_BACKOFF =
             ConfigKey.of(
                             "fetch.backoff",
@@ -190,6 +200,7 @@ public final class ConsumerSettings {
                                 FETCH_GZIP,
                                 FETCH_POLL_TIMEOUT,
                                 FETCH_REQUEST_TIMEOUT,
+                                FETCH_STALL_TIMEOUT,
                                 FETCH_BACKOFF,
                                 FETCH_BACKOFF_MAX,
                                 BATCH_MAX_TRANSACTIONS,

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * buffer, checks it ({@link ResponseCheck}), fetches the schemas its frames name, and publishes it.
  * Which relay to ask and what to do on errors is {@link RelayFailover}'s decision; a failover
  * resumes at the same position, because every relay of a source numbers transactions with the same
- * SCNs.
+ * SCNs. A relay that answers but whose source time stopped changing for {@code fetch.stallTimeout}
+ * ({@link StallWatch}: its fetcher hears nothing from the source) is left like a failed one.
  *
  * <p>The position it asks from is the checkpoint after the last response it published (at start,
  * the consumer's saved checkpoint), not the dispatcher's checkpoint: what is in the buffer is never
@@ -65,12 +66,17 @@ public final class Puller implements Runnable {
     private final RelayClient http;
     private final RelayFailover failover;
     private final ResponseCheck check = new ResponseCheck();
+    private final StallWatch stall;
+    private final String stallTimeoutText;
     private final BodyReader bodies;
     private final String fixedQuery;
     private final int requestBytes;
     private final long requestTimeoutMillis;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private long position;
+
+    /** The relay last picked: moving to another starts its stall window afresh. */
+    private int pickedRelay = -1;
 
     /** The source of the first relay that answered: every relay must read the same. */
     private int sourceId = UNKNOWN_SOURCE;
@@ -116,6 +122,8 @@ public final class Puller implements Runnable {
             names.add(relay.toString());
         }
         this.failover = new RelayFailover(names, config.fetchBackoff());
+        this.stall = new StallWatch(config.stallTimeout().toNanos());
+        this.stallTimeoutText = config.stallTimeout().toMillis() + "ms";
         this.requestBytes = Math.min(config.fetchMaxBytes(), buffer.capacity());
         this.bodies = new BodyReader(buffer, requestBytes);
         this.requestTimeoutMillis =
@@ -221,6 +229,10 @@ public final class Puller implements Runnable {
         if (stopping) {
             failover.onStop();
             return;
+        }
+        if (failover.relay() != pickedRelay) {
+            pickedRelay = failover.relay();
+            stall.reset();
         }
         failover.onPicked();
     }
@@ -382,6 +394,19 @@ public final class Puller implements Runnable {
         position = lastScn;
         publishedPosition = lastScn;
         failover.onPulled();
+        long stalledNanos =
+                stall.observe(relayIndex, headers.sourceTimeMillis(), System.nanoTime());
+        if (stalledNanos != StallWatch.NOT_STALLED && !stopping && failover.onStalled()) {
+            // What it sent is taken: the next relay continues from the same position.
+            LOG.warn(
+                    "relay's source time has not advanced, switching to the next: relay={},"
+                            + " sourceTime={}, unchangedMillis={}, fetch.stallTimeout={}, from={}",
+                    relay,
+                    headers.sourceTimeMillis(),
+                    TimeUnit.NANOSECONDS.toMillis(stalledNanos),
+                    stallTimeoutText,
+                    position);
+        }
     }
 
     /**

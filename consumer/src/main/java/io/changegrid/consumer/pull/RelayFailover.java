@@ -20,6 +20,9 @@ import java.util.List;
  *       still hold the checkpoint; once every relay answered 410 since the last successful pull,
  *       the puller fails with {@link BootstrapRequiredException}.
  *   <li>A successful pull resets all of that.
+ *   <li>A relay whose source time stopped changing ({@link StallWatch}) is left for the next relay
+ *       after its answer was taken, like a relay error, when there is another relay to ask; with
+ *       one relay the puller stays.
  * </ul>
  *
  * <p>Not thread-safe: owned by the puller thread.
@@ -91,6 +94,22 @@ public final class RelayFailover {
     public void onRelayError() {
         expect(PullerState.STREAMING, "relay error");
         nextRelay();
+    }
+
+    /**
+     * The relay answered, but its source time has not changed for {@code fetch.stallTimeout}: next
+     * relay as after a relay error. Call after {@link #onPulled()}; a no-op with one relay, which
+     * may be stalled but is still the only one.
+     *
+     * @return whether the puller moves to another relay
+     */
+    public boolean onStalled() {
+        expect(PullerState.STREAMING, "stalled");
+        if (relays.size() == 1) {
+            return false;
+        }
+        nextRelay();
+        return true;
     }
 
     /**

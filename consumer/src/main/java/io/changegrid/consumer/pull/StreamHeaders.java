@@ -12,8 +12,23 @@ import org.eclipse.jetty.http.HttpFields;
  * @param sourceId the source the relay reads ({@link StreamResponse#SOURCE_ID})
  * @param schemaFingerprint the relay's policies' fingerprint ({@link StreamResponse#SCHEMAS}), or
  *     null
+ * @param sourceTimeMillis the source time of the newest entry the relay received ({@link
+ *     StreamResponse#SOURCE_TIME}), or {@link #NO_SOURCE_TIME} from a relay that does not send it
  */
-record StreamHeaders(long lastScn, long newestScn, int sourceId, String schemaFingerprint) {
+record StreamHeaders(
+        long lastScn,
+        long newestScn,
+        int sourceId,
+        String schemaFingerprint,
+        long sourceTimeMillis) {
+
+    /** The source time of a relay older than {@link StreamResponse#SOURCE_TIME}: never stalled. */
+    static final long NO_SOURCE_TIME = Long.MIN_VALUE;
+
+    /** Headers without a source time. */
+    StreamHeaders(long lastScn, long newestScn, int sourceId, String schemaFingerprint) {
+        this(lastScn, newestScn, sourceId, schemaFingerprint, NO_SOURCE_TIME);
+    }
 
     /**
      * Reads the headers of a response.
@@ -25,7 +40,10 @@ record StreamHeaders(long lastScn, long newestScn, int sourceId, String schemaFi
                 number(headers, StreamResponse.LAST_SCN),
                 number(headers, StreamResponse.NEWEST_SCN),
                 (int) number(headers, StreamResponse.SOURCE_ID),
-                headers.get(StreamResponse.SCHEMAS));
+                headers.get(StreamResponse.SCHEMAS),
+                headers.contains(StreamResponse.SOURCE_TIME)
+                        ? number(headers, StreamResponse.SOURCE_TIME)
+                        : NO_SOURCE_TIME);
     }
 
     private static long number(HttpFields headers, String name) {

@@ -37,6 +37,7 @@ class ConsumerConfigTest {
         assertThat(config.bufferCapacity()).isEqualTo(32 << 20);
         assertThat(config.fetchMaxBytes()).isEqualTo(1 << 20);
         assertThat(config.pollTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(config.stallTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.batchMaxTransactions()).isEqualTo(100);
         assertThat(config.batchMaxWait()).isZero();
         assertThat(config.retryLimit()).isZero();

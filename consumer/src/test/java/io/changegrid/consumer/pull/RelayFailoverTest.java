@@ -42,6 +42,29 @@ class RelayFailoverTest {
     }
 
     @Test
+    void shouldMoveToTheNextRelayWhenTheOneItStreamsFromIsStalled() {
+        failover.onPicked();
+        failover.onPulled();
+
+        assertThat(failover.onStalled()).isTrue();
+
+        assertThat(failover.state()).isEqualTo(PullerState.PICK_RELAY);
+        assertThat(failover.relay()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldStayOnTheOnlyRelayWhenItIsStalled() {
+        RelayFailover single = new RelayFailover(List.of("http://a/"), BACKOFF);
+        single.onPicked();
+        single.onPulled();
+
+        assertThat(single.onStalled()).isFalse();
+
+        assertThat(single.state()).isEqualTo(PullerState.STREAMING);
+        assertThat(single.relay()).isZero();
+    }
+
+    @Test
     void shouldBackOffLongerAndLongerWhenEveryRelayFailsInARow() {
         failAll();
         assertThat(failover.state()).isEqualTo(PullerState.BACKOFF);

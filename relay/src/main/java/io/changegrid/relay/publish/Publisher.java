@@ -188,6 +188,16 @@ public final class Publisher implements TransactionSink {
         return lastScn;
     }
 
+    /**
+     * The source time of the last published transaction or heartbeat, in milliseconds since the
+     * epoch, or -1 before the first: what consumers watch to tell a fetcher that no longer hears
+     * from its source ({@link io.changegrid.protocol.StreamResponse#SOURCE_TIME}). Any thread.
+     */
+    public long sourceTimeMillis() {
+        long commit = lastCommitTimeMicros;
+        return commit == 0 ? -1 : TimeUnit.MICROSECONDS.toMillis(commit);
+    }
+
     /** Milliseconds between the source commit of the last published entry and now, or -1. */
     public long lagMillis() {
         long commit = lastCommitTimeMicros;

@@ -13,6 +13,7 @@ import java.nio.ByteOrder;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ByteBufferPool;
 import org.eclipse.jetty.io.RetainableByteBuffer;
@@ -82,6 +83,7 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
     private final Subscription subscription;
     private final ServingMemory memory;
     private final ParkedPolls parkedPolls;
+    private final LongSupplier sourceTimeMillis;
     private final ByteBufferPool pool;
     private final Executor executor;
     private final Scheduler scheduler;
@@ -107,6 +109,7 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         this.subscription = new Subscription(params.plan(), grant);
         this.memory = serving.memory();
         this.parkedPolls = serving.parkedPolls();
+        this.sourceTimeMillis = serving.sourceTimeMillis();
         this.pool = request.getComponents().getByteBufferPool();
         this.executor = request.getComponents().getExecutor();
         this.scheduler = request.getComponents().getScheduler();
@@ -348,6 +351,8 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         response.getHeaders().put(StreamResponse.LAST_SCN, Long.toString(lastScn));
         response.getHeaders().put(StreamResponse.OLDEST_SCN, Long.toString(buffer.oldestScn()));
         response.getHeaders().put(StreamResponse.NEWEST_SCN, Long.toString(buffer.newestScn()));
+        response.getHeaders()
+                .put(StreamResponse.SOURCE_TIME, Long.toString(sourceTimeMillis.getAsLong()));
     }
 
     private void finish() {

@@ -9,6 +9,7 @@ import io.changegrid.relay.response.JsonResponse;
 import io.changegrid.relay.security.Grant;
 import io.changegrid.relay.security.SecurityHandler;
 import io.changegrid.relay.snapshot.SnapshotService;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -80,13 +81,40 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             Supplier<FetcherStopped> fetcherStopped,
             ServingLimits limits,
             SnapshotService snapshots) {
+        this(
+                buffer,
+                registry,
+                sourceId,
+                schemaFingerprint,
+                fetcherStopped,
+                limits,
+                snapshots,
+                () -> -1);
+    }
+
+    /**
+     * As above, sending {@code sourceTimeMillis} (the source time of the newest transaction or
+     * heartbeat the fetcher received, -1 before the first) as {@link StreamResponse#SOURCE_TIME}
+     * with every answer, read when the answer is sent, so that consumers can tell a relay whose
+     * fetcher no longer hears from its source.
+     */
+    public StreamHandler(
+            EventBuffer buffer,
+            SchemaRegistry registry,
+            int sourceId,
+            String schemaFingerprint,
+            Supplier<FetcherStopped> fetcherStopped,
+            ServingLimits limits,
+            SnapshotService snapshots,
+            LongSupplier sourceTimeMillis) {
         this.snapshots = snapshots;
         this.serving =
                 new StreamServing(
                         buffer,
                         registry,
                         new ServingMemory(limits.servingMemoryBytes()),
-                        new ParkedPolls(limits.maxParkedPolls()));
+                        new ParkedPolls(limits.maxParkedPolls()),
+                        sourceTimeMillis);
         this.filters = new SubscriptionFilters(registry);
         this.sourceId = Integer.toString(sourceId);
         this.schemaFingerprint = schemaFingerprint;
@@ -98,6 +126,11 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
         if (JsonResponse.rejectUnlessGet(request, response, callback)) {
             return true;
         }
+        // On every answer; the exchanges put it again when they send, after a long poll.
+        response.getHeaders()
+                .put(
+                        StreamResponse.SOURCE_TIME,
+                        Long.toString(serving.sourceTimeMillis().getAsLong()));
         StreamRequest params;
         Fields query = Request.extractQueryParameters(request);
         try {
