@@ -19,8 +19,13 @@ import io.changegrid.consumer.api.CheckpointingCallback;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.EventView;
 import io.changegrid.consumer.api.TransactionInfo;
+import io.changegrid.consumer.group.metrics.MeteredCallback;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.policy.conflict.RowVersion;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -69,7 +74,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: every callback method on the consumer's dispatcher thread; lanes commit on the
  * committer's threads while the dispatcher waits. The counters may be read from any thread.
  */
-public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
+public final class JdbcApplier implements CheckpointingCallback, MeteredCallback, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
 
@@ -285,6 +290,38 @@ public final class JdbcApplier implements CheckpointingCallback, AutoCloseable {
     /** Commit rounds (every lane committing once). */
     public long commits() {
         return commitRound.commits();
+    }
+
+    /**
+     * The applier's counters as {@code changegrid.applier.*} meters of its partition, read when
+     * scraped (a group member's {@code GET /metrics}).
+     */
+    @Override
+    public List<Meter> registerMeters(MeterRegistry registry, Tags tags) {
+        return List.of(
+                FunctionCounter.builder(
+                                "changegrid.applier.rows.applied", this, JdbcApplier::rowsApplied)
+                        .description("Rows written to the target (upserts and deletes)")
+                        .tags(tags)
+                        .register(registry),
+                FunctionCounter.builder(
+                                "changegrid.applier.transactions.applied",
+                                this,
+                                JdbcApplier::transactionsApplied)
+                        .description("Source transactions applied")
+                        .tags(tags)
+                        .register(registry),
+                FunctionCounter.builder("changegrid.applier.commits", this, JdbcApplier::commits)
+                        .description("Commit rounds, every lane committing once")
+                        .tags(tags)
+                        .register(registry),
+                FunctionCounter.builder(
+                                "changegrid.applier.changes.parked",
+                                this,
+                                JdbcApplier::changesParked)
+                        .description("Changes of parked tables recorded in the dead-letter table")
+                        .tags(tags)
+                        .register(registry));
     }
 
     /**

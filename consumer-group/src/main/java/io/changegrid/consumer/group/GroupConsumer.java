@@ -9,6 +9,7 @@ import io.changegrid.consumer.group.control.ControlWatch;
 import io.changegrid.consumer.group.control.GroupControl;
 import io.changegrid.consumer.group.control.GroupControls;
 import io.changegrid.consumer.group.discovery.RelayDirectory;
+import io.changegrid.consumer.group.metrics.MemberMetrics;
 import io.changegrid.protocol.RelayApi;
 import io.changegrid.protocol.RelayRegistration;
 import io.changegrid.protocol.WantedTables;
@@ -60,6 +61,10 @@ import org.slf4j.LoggerFactory;
  * RelayRegistration#isReplicaFor} decides; each partition gets them rotated by its number, so
  * partitions spread over the replicas and fail over among them.
  *
+ * <p>Metrics: each running partition's consumer (and a {@link
+ * io.changegrid.consumer.group.metrics.MeteredCallback}'s own meters) in the member's {@link
+ * MemberMetrics}, served with the JVM's on the status endpoint's {@code GET /metrics}.
+ *
  * <p>Threading: thread-safe. Helix calls the listener on its state transition threads; relay
  * changes are applied on a thread of the member's own ({@code group-relays}).
  */
@@ -76,6 +81,7 @@ public final class GroupConsumer implements AutoCloseable {
     private final GroupControls controls;
     private final ControlWatch control;
     private final Map<Integer, PartitionRunner> runners = new ConcurrentHashMap<>();
+    private final MemberMetrics metrics;
     private final ExecutorService relayChanges;
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile RelayDirectory directory;
@@ -95,6 +101,7 @@ public final class GroupConsumer implements AutoCloseable {
         this.checkpoints = new GroupCheckpoints(zooKeeper, group.group());
         this.controls = new GroupControls(zooKeeper, group.group());
         this.control = new ControlWatch(zooKeeper, group.group(), asked -> controlChanged());
+        this.metrics = new MemberMetrics(group.group(), runners::size);
         this.relayChanges =
                 Executors.newSingleThreadExecutor(
                         runnable -> {
@@ -153,7 +160,8 @@ public final class GroupConsumer implements AutoCloseable {
                             group.statusHost(),
                             group.statusPort(),
                             group.statusTls(),
-                            this::status);
+                            this::status,
+                            metrics::scrape);
             statusEndpoint = endpoint;
             endpoint.start();
             statusUrl = endpoint.url();
@@ -242,6 +250,7 @@ public final class GroupConsumer implements AutoCloseable {
             if (statusEndpoint != null) {
                 statusEndpoint.close();
             }
+            metrics.close();
             zooKeeper.close();
             LOG.info(
                     "group member stopped: group={}, instance={}", group.group(), group.instance());
@@ -373,7 +382,8 @@ public final class GroupConsumer implements AutoCloseable {
                             ownership::isHeld,
                             () -> control.current().isPaused(partition),
                             configs,
-                            callbacks);
+                            callbacks,
+                            metrics.registry());
             PartitionRunner previous = runners.put(partition, runner);
             if (previous != null) {
                 previous.requestStop();

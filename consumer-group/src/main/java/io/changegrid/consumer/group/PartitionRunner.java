@@ -10,6 +10,8 @@ import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.dispatch.DeliveryGate;
 import io.changegrid.consumer.group.checkpoint.CheckpointFencedException;
 import io.changegrid.consumer.group.checkpoint.ZooKeeperCheckpointStore;
+import io.changegrid.consumer.group.metrics.ConsumerMeters;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -43,9 +45,11 @@ final class PartitionRunner {
     private final DeliveryGate delivering;
     private final PartitionConfigs configs;
     private final PartitionCallbackFactory callbacks;
+    private final MeterRegistry registry;
     private final String name;
     private Consumer consumer; // guarded by this
     private ConsumerCallback callback; // guarded by this
+    private ConsumerMeters meters; // guarded by this
     private List<String> relays = List.of(); // guarded by this
     private long startScn = -1; // guarded by this
     private String startError; // guarded by this
@@ -58,7 +62,8 @@ final class PartitionRunner {
             DeliveryGate owned,
             BooleanSupplier paused,
             PartitionConfigs configs,
-            PartitionCallbackFactory callbacks) {
+            PartitionCallbackFactory callbacks,
+            MeterRegistry registry) {
         this.assignment = assignment;
         this.store = store;
         this.owned = owned;
@@ -66,6 +71,7 @@ final class PartitionRunner {
         this.delivering = () -> owned.isOpen() && !paused.getAsBoolean();
         this.configs = configs;
         this.callbacks = callbacks;
+        this.registry = registry;
         this.name = assignment.instance() + "-p" + assignment.partition();
     }
 
@@ -265,6 +271,13 @@ final class PartitionRunner {
                             delivering);
             created.start();
             consumer = created;
+            meters =
+                    ConsumerMeters.register(
+                            registry,
+                            assignment.group(),
+                            assignment.partition(),
+                            created,
+                            callback);
             startScn = created.status().checkpointScn();
             LOG.info(
                     "partition running: partition={}, epoch={}, checkpoint={}, relays={}",
@@ -308,6 +321,10 @@ final class PartitionRunner {
     }
 
     private void closeCallback() {
+        if (meters != null) {
+            meters.close(); // the consumer they read is gone
+            meters = null;
+        }
         if (callback instanceof AutoCloseable closeable) {
             try {
                 closeable.close();

@@ -19,20 +19,29 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * A group member's HTTP status endpoint on Jetty's core API: {@code GET /v1/status} answers the
- * member's {@link GroupStatus} as JSON ({@link GroupStatusJson}); any other path a JSON 404. With
- * {@code cluster.status.tls.*} it speaks HTTPS, and with {@code clientAuth: need} only clients
- * whose certificate the trust store accepts connect (docs/security.md).
+ * member's {@link GroupStatus} as JSON ({@link GroupStatusJson}), {@code GET /metrics} its meters
+ * in Prometheus text format ({@link io.changegrid.consumer.group.metrics.MemberMetrics}); any other
+ * path a JSON 404. With {@code cluster.status.tls.*} it speaks HTTPS, and with {@code clientAuth:
+ * need} only clients whose certificate the trust store accepts connect (docs/security.md).
  *
- * <p>Threading: Jetty's threads call the status supplier, which must be thread-safe.
+ * <p>Threading: Jetty's threads call the status and metrics suppliers, which must be thread-safe.
  */
 final class StatusEndpoint implements AutoCloseable {
+
+    /** The path Prometheus scrapes, as on a relay. */
+    static final String METRICS = "/metrics";
 
     private final Server server;
     private final ServerConnector connector;
 
     private final boolean https;
 
-    StatusEndpoint(String host, int port, TlsConfig tls, Supplier<GroupStatus> status)
+    StatusEndpoint(
+            String host,
+            int port,
+            TlsConfig tls,
+            Supplier<GroupStatus> status,
+            Supplier<String> metrics)
             throws IOException {
         QueuedThreadPool threads = new QueuedThreadPool(4, 1);
         threads.setName("group-status-http");
@@ -44,7 +53,7 @@ final class StatusEndpoint implements AutoCloseable {
         connector.setHost(host);
         connector.setPort(port);
         server.addConnector(connector);
-        server.setHandler(new StatusHandler(status));
+        server.setHandler(new StatusHandler(status, metrics));
     }
 
     void start() throws Exception {
@@ -71,15 +80,17 @@ final class StatusEndpoint implements AutoCloseable {
     private static final class StatusHandler extends Handler.Abstract.NonBlocking {
 
         private final Supplier<GroupStatus> status;
+        private final Supplier<String> metrics;
 
-        StatusHandler(Supplier<GroupStatus> status) {
+        StatusHandler(Supplier<GroupStatus> status, Supplier<String> metrics) {
             this.status = status;
+            this.metrics = metrics;
         }
 
         @Override
         public boolean handle(Request request, Response response, Callback callback) {
             String path = request.getHttpURI().getPath();
-            if (!RelayApi.STATUS.equals(path)) {
+            if (!RelayApi.STATUS.equals(path) && !METRICS.equals(path)) {
                 send(response, callback, 404, error("no such endpoint: path=" + path));
             } else if (!"GET".equals(request.getMethod())) {
                 response.getHeaders().put(HttpHeader.ALLOW, "GET");
@@ -91,6 +102,11 @@ final class StatusEndpoint implements AutoCloseable {
                                 "method not allowed: method="
                                         + request.getMethod()
                                         + ", allowed=GET"));
+            } else if (METRICS.equals(path)) {
+                response.setStatus(200);
+                response.getHeaders()
+                        .put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+                Content.Sink.write(response, true, metrics.get(), callback);
             } else {
                 send(response, callback, 200, GroupStatusJson.write(status.get()));
             }

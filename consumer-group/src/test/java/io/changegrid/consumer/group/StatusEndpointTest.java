@@ -37,7 +37,8 @@ class StatusEndpointTest {
                         "",
                         ClientAuth.NEED);
         GroupStatus status = new GroupStatus("g", "m-1", true, false, List.of(), List.of());
-        try (StatusEndpoint endpoint = new StatusEndpoint("127.0.0.1", 0, tls, () -> status)) {
+        try (StatusEndpoint endpoint =
+                new StatusEndpoint("127.0.0.1", 0, tls, () -> status, () -> "up 1\n")) {
             endpoint.start();
             assertThat(endpoint.url()).startsWith("https://127.0.0.1:");
             URI uri = URI.create(endpoint.url().replace("127.0.0.1", "localhost") + "/v1/status");
@@ -46,6 +47,14 @@ class StatusEndpointTest {
             assertThat(answered.statusCode()).isEqualTo(200);
             assertThat(answered.body()).contains("\"instance\":\"m-1\"");
             assertThatThrownBy(() -> get(authority, null, uri)).isInstanceOf(IOException.class);
+
+            URI metrics = URI.create(endpoint.url().replace("127.0.0.1", "localhost") + "/metrics");
+            HttpResponse<String> scraped = get(authority, monitor, metrics);
+            assertThat(scraped.statusCode()).isEqualTo(200);
+            assertThat(scraped.headers().firstValue("Content-Type").orElseThrow())
+                    .startsWith("text/plain; version=0.0.4");
+            assertThat(scraped.body()).isEqualTo("up 1\n");
+            assertThatThrownBy(() -> get(authority, null, metrics)).isInstanceOf(IOException.class);
         }
     }
 

@@ -91,8 +91,8 @@ public final class GroupSettings {
                             "cluster.status.port",
                             ValueKind.INT,
                             -1,
-                            "Port of the group member's status endpoint, GET /v1/status (-1: none; 0: any"
-                                    + " free port).")
+                            "Port of the group member's status endpoint, GET /v1/status and GET"
+                                    + " /metrics (-1: none; 0: any free port).")
                     .validatedBy(v -> v >= -1 && v < 65536, "-1..65535");
 
     /** TLS of the status endpoint, {@code cluster.status.tls.*}: the shape every TLS end shares. */
