@@ -7,10 +7,8 @@ import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.policy.capture.TableFilter;
-import io.changegrid.relay.buffer.BufferIdentity;
 import io.changegrid.relay.buffer.BufferRecovery;
 import io.changegrid.relay.buffer.EventBuffer;
-import io.changegrid.relay.buffer.EventBufferConfig;
 import io.changegrid.relay.buffer.SegmentFiles;
 import io.changegrid.relay.buffer.SegmentPositions;
 import io.changegrid.relay.cluster.RelayRegistrar;
@@ -84,11 +82,11 @@ public final class Relay implements AutoCloseable {
         this.config = configuration.settings();
         this.source = RelaySettings.fetcher(config);
         this.metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        this.segmentFiles = segmentFiles(configuration, source);
+        this.segmentFiles = RelayBuffer.segmentFiles(configuration, source);
         try {
-            this.buffer = new EventBuffer(bufferConfig(config, segmentFiles));
+            this.buffer = new EventBuffer(RelayBuffer.config(config, segmentFiles));
         } catch (RuntimeException e) {
-            closeFiles();
+            RelayBuffer.close(segmentFiles);
             throw e;
         }
         Path state = config.get(RelaySettings.STATE_DIRECTORY);
@@ -96,7 +94,7 @@ public final class Relay implements AutoCloseable {
             this.positions = new PositionStore(state);
         } catch (RuntimeException e) {
             buffer.close();
-            closeFiles();
+            RelayBuffer.close(segmentFiles);
             throw e;
         }
         this.publisher =
@@ -114,7 +112,7 @@ public final class Relay implements AutoCloseable {
         try {
             // A corrupt file refuses the start here, before the fetcher would begin a new history.
             saved = positions.load();
-            recovered = recover(saved);
+            recovered = RelayBuffer.recover(segmentFiles, buffer, config, saved);
             String resumeAt =
                     recovered != null
                             ? recovered.resumePosition()
@@ -129,7 +127,7 @@ public final class Relay implements AutoCloseable {
         } catch (Exception e) {
             positions.close();
             buffer.close();
-            closeFiles();
+            RelayBuffer.close(segmentFiles);
             throw e;
         }
         if (recovered != null) {
@@ -189,54 +187,6 @@ public final class Relay implements AutoCloseable {
                                 configuration,
                                 saved.map(PositionStore.SavedPosition::replayPosition)
                                         .orElse(null)));
-    }
-
-    /**
-     * Recovers a persistent buffer from its files (null without one, or when nothing could be
-     * recovered: the log says why).
-     */
-    private BufferRecovery.Recovered recover(Optional<PositionStore.SavedPosition> saved) {
-        if (segmentFiles == null) {
-            return null;
-        }
-        long began = System.nanoTime();
-        BufferRecovery.Result result =
-                BufferRecovery.recover(
-                        segmentFiles,
-                        buffer,
-                        config.get(RelaySettings.SOURCE_ID),
-                        saved.map(s -> new BufferRecovery.Saved(s.lastScn(), s.replayFloorScn()))
-                                .orElse(null));
-        if (result instanceof BufferRecovery.Recovered r) {
-            LOG.info(
-                    "event buffer recovered: directory={}, segments={}, entries={}, bytes={},"
-                            + " oldestScn={}, lastScn={}, tornTailBytesDropped={}, in={}ms;"
-                            + " fetching from {}",
-                    segmentFiles.directory(),
-                    r.segments().size(),
-                    r.entries(),
-                    r.bytes(),
-                    buffer.oldestScn(),
-                    r.lastScn(),
-                    r.droppedBytes(),
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began),
-                    r.resumePosition());
-            return r;
-        }
-        String reason = ((BufferRecovery.NotRecovered) result).reason();
-        if (saved.isEmpty()) {
-            LOG.info(
-                    "event buffer starts empty: {}; directory={}",
-                    reason,
-                    segmentFiles.directory());
-        } else {
-            LOG.warn(
-                    "event buffer not recovered, re-reading the source from the replay point: {};"
-                            + " directory={}",
-                    reason,
-                    segmentFiles.directory());
-        }
-        return null;
     }
 
     /**
@@ -490,7 +440,7 @@ public final class Relay implements AutoCloseable {
         snapshots.close();
         positions.close();
         buffer.close();
-        closeFiles();
+        RelayBuffer.close(segmentFiles);
         gcMetrics.close();
         metrics.close();
         LOG.info("relay stopped: position={}", fetcher.position());
@@ -518,81 +468,6 @@ public final class Relay implements AutoCloseable {
         Gauge.builder("changegrid.relay.fetch.lag", publisher, Publisher::lagMillis)
                 .baseUnit("milliseconds")
                 .register(metrics);
-    }
-
-    /**
-     * The files of a persistent buffer ({@code buffer.persistent}), locked and checked, or null.
-     *
-     * @throws ConfigException if persistence is asked of direct storage
-     */
-    private static SegmentFiles segmentFiles(
-            RelayConfiguration configuration, FetcherProvider source) {
-        Config config = configuration.settings();
-        if (!config.get(RelaySettings.BUFFER_PERSISTENT)) {
-            return null;
-        }
-        if (config.get(RelaySettings.BUFFER_STORAGE) != RelaySettings.BufferStorage.MAPPED) {
-            throw new ConfigException(
-                    List.of(
-                            "bad value: path="
-                                    + RelaySettings.BUFFER_PERSISTENT.path()
-                                    + ": a persistent buffer needs "
-                                    + RelaySettings.BUFFER_STORAGE.path()
-                                    + "=mapped"));
-        }
-        long capacity = config.get(RelaySettings.BUFFER_CAPACITY);
-        int segment = Math.toIntExact(config.get(RelaySettings.BUFFER_SEGMENT));
-        return SegmentFiles.open(
-                config.get(RelaySettings.BUFFER_DIRECTORY),
-                bufferIdentity(configuration, source),
-                (int) (capacity / segment),
-                segment);
-    }
-
-    /**
-     * Every setting that decides what the buffer's frames hold: recovered frames are served only
-     * under the same ones. Objects without a value {@code toString} (a masking salt's hasher) lose
-     * their identity hash here, so that the same policies give the same text in every process.
-     */
-    static BufferIdentity bufferIdentity(RelayConfiguration configuration, FetcherProvider source) {
-        Config config = configuration.settings();
-        String content =
-                String.join(
-                        "\n",
-                        "source.type=" + source.type(),
-                        "source=" + source.describe(config),
-                        "capture.include=" + config.get(RelaySettings.CAPTURE_INCLUDE),
-                        "capture.exclude=" + config.get(RelaySettings.CAPTURE_EXCLUDE),
-                        "capture.partition=" + configuration.plan().partition(),
-                        "policies="
-                                + configuration
-                                        .plan()
-                                        .policies()
-                                        .map(Object::toString)
-                                        .orElse("none")
-                                        .replaceAll("@[0-9a-f]+", "@"),
-                        "schemaFingerprint=" + configuration.plan().schemaFingerprint());
-        return BufferIdentity.of(config.get(RelaySettings.SOURCE_ID), content);
-    }
-
-    private void closeFiles() {
-        if (segmentFiles != null) {
-            segmentFiles.close();
-        }
-    }
-
-    static EventBufferConfig bufferConfig(Config config, SegmentFiles files) {
-        long capacity = config.get(RelaySettings.BUFFER_CAPACITY);
-        int segment = Math.toIntExact(config.get(RelaySettings.BUFFER_SEGMENT));
-        if (files != null) {
-            return EventBufferConfig.direct(capacity, segment).withStorage(files);
-        }
-        return switch (config.get(RelaySettings.BUFFER_STORAGE)) {
-            case DIRECT -> EventBufferConfig.direct(capacity, segment);
-            case MAPPED ->
-                    EventBufferConfig.mapped(
-                            capacity, segment, config.get(RelaySettings.BUFFER_DIRECTORY));
-        };
     }
 
     /**
