@@ -76,9 +76,11 @@ class RelayStallFailoverIT {
                     .atMost(Duration.ofSeconds(30))
                     .until(() -> log.events().contains("orders INSERT 100"));
             assertThat(consumer.status().relay()).isEqualTo(RelayFixture.url(stalling) + "/");
+            // Heartbeats carry the relay's clock and transactions the source's commit second,
+            // so the value may step back a little: it changes, as StallWatch expects.
             assertThat(sourceTime(healthy))
                     .as("a relay's source time moves with transactions and heartbeats")
-                    .isGreaterThan(before);
+                    .isNotEqualTo(before);
 
             proxy.freeze(); // the binlog connection hangs: no error, no heartbeat, no row
             long frozenAt = System.nanoTime();
