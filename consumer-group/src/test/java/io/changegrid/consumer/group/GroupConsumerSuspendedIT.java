@@ -1,6 +1,7 @@
 package io.changegrid.consumer.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.gridkit.server.EmbeddedZooKeeper;
@@ -12,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A member whose ZooKeeper connection is gone shows its partitions as SUSPENDED — running, but
- * handing nothing to callbacks while ownership is in doubt — instead of RUNNING.
+ * handing nothing to callbacks while ownership is in doubt — instead of RUNNING — and its status
+ * answers throughout the outage.
  */
 class GroupConsumerSuspendedIT {
 
@@ -41,6 +43,9 @@ class GroupConsumerSuspendedIT {
             awaitEveryPartition(member, PartitionState.RUNNING);
 
             zooKeeper.close();
+            // Right after the outage begins the member may still believe itself connected; its
+            // status must answer from what it knows, never wait for ZooKeeper to come back.
+            assertTimeoutPreemptively(Duration.ofSeconds(10), member::status);
 
             awaitEveryPartition(member, PartitionState.SUSPENDED);
         } finally {

@@ -138,9 +138,13 @@ public final class ClusterMember implements AutoCloseable {
         return participant.isConnected();
     }
 
-    /** Whether this member's controller is the group's leader now. */
+    /**
+     * Whether this member's controller leads the group, as the placement keeper last saw it.
+     * Helix's own {@code isLeader()} reads ZooKeeper and, during an outage, waits for it to come
+     * back: a status page asking it would hang exactly when an operator needs it.
+     */
     public boolean isLeader() {
-        return controller.isConnected() && controller.isLeader();
+        return controller.isConnected() && placement.leads();
     }
 
     /** The Helix cluster of the group. */

@@ -60,7 +60,9 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
     private final ScheduledExecutorService timer;
     private final FailedPartitions failed =
             new FailedPartitions(FailedPartitions.BACKOFF, System::nanoTime);
-    private boolean leading; // guarded by this
+
+    /** Written under this by the keeper's thread; read by status pages from any thread. */
+    private volatile boolean leading;
 
     PlacementKeeper(
             HelixManager participant,
@@ -85,6 +87,14 @@ final class PlacementKeeper implements LiveInstanceChangeListener, AutoCloseable
     void start() {
         timer.scheduleWithFixedDelay(
                 this::reconcileQuietly, 0, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Whether this member's controller led the group at the last check (at most a second ago, or
+     * longer while ZooKeeper is unreachable: the check then waits for it). Never waits itself.
+     */
+    boolean leads() {
+        return leading;
     }
 
     @Override
