@@ -48,6 +48,22 @@ class GroupConsumerSuspendedIT {
             assertTimeoutPreemptively(Duration.ofSeconds(10), member::status);
 
             awaitEveryPartition(member, PartitionState.SUSPENDED);
+
+            // Leaving during the outage ends the member's ZooKeeper clients too (after Helix's
+            // two 10-second waits for a reconnection, one per manager).
+            assertTimeoutPreemptively(Duration.ofSeconds(60), member::close);
+            String clientThreads = "SendThread(" + zooKeeper.connectString() + ")";
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(Thread.getAllStackTraces().keySet())
+                                            .noneMatch(
+                                                    t ->
+                                                            t.isAlive()
+                                                                    && t.getName()
+                                                                            .contains(
+                                                                                    clientThreads)));
         } finally {
             zooKeeper.close();
         }

@@ -154,20 +154,20 @@ public final class ClusterMember implements AutoCloseable {
 
     /**
      * Leaves the group: the participant first, so that the partitions move at once (Helix resets
-     * the partitions still owned, revoking them), then the controller.
+     * the partitions still owned, revoking them), then the controller. Each is disconnected even
+     * when ZooKeeper is unreachable: its client would otherwise go on reconnecting for the life of
+     * the process, and take a session on whatever server answers at that address later. During an
+     * outage each disconnect first waits Helix's {@code helixmanager.waitForConnectedTimeout} (10 s)
+     * for the connection to return, so leaving then takes about 20 s.
      */
     @Override
     public void close() {
         placement.close();
         participant.lease().close();
         try {
-            if (participant.isConnected()) {
-                participant.disconnect();
-            }
+            participant.disconnect();
         } finally {
-            if (controller.isConnected()) {
-                controller.disconnect();
-            }
+            controller.disconnect();
         }
         LOG.info("left consumer group: group={}, instance={}", config.group(), config.instance());
     }
