@@ -24,16 +24,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Serving memory is bounded whatever consumers ask for: a relay in its own JVM at {@code -Xmx256m}
  * with 32 MiB segments, 40 consumers parked at {@code maxBytes} 64 MiB, then a 1 KiB transaction
  * and a 30 MB one. Without the serving budget, the 40 wake-ups would copy 40 × 30 MB into the heap
  * at once; with it (a quarter of the heap by default), every consumer still gets every frame, the
- * heap stays under 200 MB and {@code /v1/health} stays 200 throughout.
+ * heap stays under 200 MB and {@code /v1/health} stays 200 throughout, whether the responses are
+ * sent in place from the buffer or copied.
  */
 class RelayServingMemoryIT {
 
@@ -50,13 +52,21 @@ class RelayServingMemoryIT {
 
     @TempDir Path work;
 
-    @Test
-    void shouldServeEveryParkedPollWithinTheHeapWhenA30MbTransactionWakesThemAll()
-            throws Exception {
+    /**
+     * With {@code http.zeroCopySegments} 1 (the default) every response here is sent in place from
+     * the buffer's segment; with 0 each is copied within the serving memory.
+     */
+    @ParameterizedTest(name = "zeroCopySegments={0}")
+    @ValueSource(ints = {1, 0})
+    void shouldServeEveryParkedPollWithinTheHeapWhenA30MbTransactionWakesThemAll(
+            int zeroCopySegments) throws Exception {
         MARIADB.server()
                 .execute(
-                        "CREATE DATABASE shop",
-                        "CREATE TABLE shop.blobs (id INT PRIMARY KEY, data LONGBLOB)");
+                        // One server for both runs: a database each.
+                        "CREATE DATABASE shop" + zeroCopySegments,
+                        "CREATE TABLE shop"
+                                + zeroCopySegments
+                                + ".blobs (id INT PRIMARY KEY, data LONGBLOB)");
         int port = FreePort.pick();
         Path config = work.resolve("relay.yaml");
         Files.writeString(
@@ -71,7 +81,7 @@ class RelayServingMemoryIT {
                         "  serverId: 9202",
                         "  heartbeatInterval: 1h",
                         "capture:",
-                        "  include: [shop.blobs]",
+                        "  include: [shop" + zeroCopySegments + ".blobs]",
                         "buffer:",
                         "  capacity: 64MiB",
                         "  segmentSize: 32MiB",
@@ -79,6 +89,7 @@ class RelayServingMemoryIT {
                         "  directory: " + work.resolve("state"),
                         "http:",
                         "  port: " + port,
+                        "  zeroCopySegments: " + zeroCopySegments,
                         ""));
         Path log =
                 Path.of(System.getProperty("java.io.tmpdir"), "changegrid-serving-memory-it.log");
@@ -97,9 +108,10 @@ class RelayServingMemoryIT {
             }
 
             awaitParked(client, relay, CONSUMERS);
-            insert(1, 1024, 1);
+            String table = "shop" + zeroCopySegments + ".blobs";
+            insert(table, 1, 1024, 1);
             awaitParked(client, relay, CONSUMERS); // each got it and polls again
-            insert(2, BIG_ROW_BYTES, BIG_ROWS);
+            insert(table, 2, BIG_ROW_BYTES, BIG_ROWS);
 
             List<List<Long>> bodies = new ArrayList<>();
             for (Future<List<Long>> result : results) {
@@ -109,8 +121,14 @@ class RelayServingMemoryIT {
             watcher.join();
 
             System.out.printf(
-                    "RelayServingMemoryIT maxHeapBytes=%d, samples=%d, unhealthy=%d, bodies=%s%n",
-                    watch.maxHeap.get(), watch.samples.get(), watch.unhealthy.get(), bodies.get(0));
+                    "RelayServingMemoryIT zeroCopySegments=%d, maxHeapBytes=%d,"
+                            + " maxServingMemoryBytes=%d, samples=%d, unhealthy=%d, bodies=%s%n",
+                    zeroCopySegments,
+                    watch.maxHeap.get(),
+                    watch.maxServingMemory.get(),
+                    watch.samples.get(),
+                    watch.unhealthy.get(),
+                    bodies.get(0));
             assertThat(relay.isAlive()).as(relay.logTail()).isTrue();
             for (List<Long> lengths : bodies) {
                 assertThat(lengths).as("bytes of each response").hasSize(2);
@@ -123,6 +141,9 @@ class RelayServingMemoryIT {
             assertThat(watch.maxHeap.get())
                     .as("most heap used, in bytes, sampled from /metrics")
                     .isLessThan(HEAP_LIMIT);
+            if (zeroCopySegments > 0) {
+                assertThat(watch.maxServingMemory.get()).as("bytes copied: none").isZero();
+            }
         } finally {
             consumers.shutdownNow();
         }
@@ -169,10 +190,10 @@ class RelayServingMemoryIT {
     /**
      * Inserts {@code rows} rows of {@code bytes} each from id {@code first}, in one transaction.
      */
-    private static void insert(int first, int bytes, int rows) throws Exception {
+    private static void insert(String table, int first, int bytes, int rows) throws Exception {
         try (Connection connection = MARIADB.server().connect();
                 PreparedStatement insert =
-                        connection.prepareStatement("INSERT INTO shop.blobs VALUES (?, ?)")) {
+                        connection.prepareStatement("INSERT INTO " + table + " VALUES (?, ?)")) {
             connection.setAutoCommit(false);
             byte[] data = new byte[bytes];
             for (int i = 0; i < rows; i++) {
@@ -222,6 +243,7 @@ class RelayServingMemoryIT {
     private static final class Watch implements Runnable {
         final StreamClient client;
         final AtomicLong maxHeap = new AtomicLong();
+        final AtomicLong maxServingMemory = new AtomicLong();
         final AtomicInteger unhealthy = new AtomicInteger();
         final AtomicInteger samples = new AtomicInteger();
         volatile boolean stopped;
@@ -240,6 +262,8 @@ class RelayServingMemoryIT {
                 try {
                     long heap = (long) metric(client, "jvm_memory_used_bytes{area=\"heap\"");
                     maxHeap.accumulateAndGet(heap, Math::max);
+                    long copies = (long) metric(client, "changegrid_relay_stream_memory_used");
+                    maxServingMemory.accumulateAndGet(copies, Math::max);
                     if (client.getText("/v1/health").statusCode() != 200) {
                         unhealthy.incrementAndGet();
                     }

@@ -29,7 +29,8 @@ import java.util.Objects;
  * block the writer and the writer never waits for readers: an append becomes visible, all of it at
  * once, through a release store of the tail position after its bytes are written; an eviction moves
  * the head position before any byte of the evicted segment is overwritten, and readers check the
- * head after copying to discard copies the writer overwrote.
+ * head after copying to discard copies the writer overwrote. A reader that sends in place pins the
+ * segment instead ({@link SegmentPins}): the writer then writes into a spare rather than wait.
  */
 public final class EventBuffer implements AutoCloseable {
 
@@ -75,6 +76,7 @@ public final class EventBuffer implements AutoCloseable {
     private final int offsetMask;
     private final ScnIndex index;
     private final AppendListeners listeners = new AppendListeners();
+    private final SegmentPins pins;
 
     /** Null once closed; readers fetch it on every read so that closing lets the memory go. */
     private volatile ByteBuffer[] segments;
@@ -115,6 +117,7 @@ public final class EventBuffer implements AutoCloseable {
             segment.order(ByteOrder.LITTLE_ENDIAN);
         }
         this.segments = allocated;
+        this.pins = new SegmentPins(allocated, segmentBytes);
     }
 
     /**
@@ -230,8 +233,15 @@ public final class EventBuffer implements AutoCloseable {
             SEGMENTS_EVICTED.setRelease(this, segmentsEvicted + 1);
             HEAD.setRelease(this, newHeadSequence << segmentShift);
             // The head must be visible before any byte of the old segment changes, or a
-            // reader could copy overwritten bytes and still find the head where it was.
-            VarHandle.storeStoreFence();
+            // reader could copy overwritten bytes and still find the head where it was. A full
+            // fence: the pins are read after it (see SegmentPins).
+            VarHandle.fullFence();
+            ByteBuffer[] log = openSegments();
+            ByteBuffer memory = pins.beforeOverwrite(slot, log[slot]);
+            if (memory != log[slot]) {
+                // Readers send from the old memory: it left the log, a spare takes its place.
+                log[slot] = memory;
+            }
         }
         index.clear(slot);
         segmentEntries[slot] = 0;
@@ -324,6 +334,27 @@ public final class EventBuffer implements AutoCloseable {
     public EventBufferReader newReader() {
         openSegments();
         return new EventBufferReader(this);
+    }
+
+    /**
+     * Lets readers {@linkplain EventBufferReader#pin pin} up to {@code spareSegments} segments at a
+     * time and send from them in place, at the cost of up to that many more segments of direct
+     * memory, allocated only when the writer must evict a segment being sent ({@link SegmentPins}).
+     * Only direct storage: a segment of a file-backed log is never swapped out of it. Call before
+     * serving.
+     */
+    public void allowPins(int spareSegments) {
+        pins.allow(config.storage() instanceof DirectSegmentStorage ? spareSegments : 0);
+    }
+
+    /** Segments the writer swapped for spares because readers were sending from them. */
+    public long segmentsSwappedForReaders() {
+        return pins.swaps();
+    }
+
+    /** Segments readers hold pins on now. */
+    public int segmentsPinned() {
+        return pins.pinned();
     }
 
     /** Calls {@code listener} on the writer thread after every append, until removed. */
@@ -468,6 +499,10 @@ public final class EventBuffer implements AutoCloseable {
 
     ScnIndex index() {
         return index;
+    }
+
+    SegmentPins pins() {
+        return pins;
     }
 
     int slotOf(long sequence) {

@@ -43,6 +43,12 @@ public final class EventBufferReader {
      */
     public static final int DESTINATION_TOO_SMALL = -2;
 
+    /**
+     * {@link #pin} could not pin: pins are off, or held on as many segments as allowed. Nothing
+     * changed; {@link #read copy} instead.
+     */
+    public static final int NOT_PINNED = -3;
+
     /** Internal: no entry where one should start; torn by an eviction, or a bug. */
     private static final int UNREADABLE = Integer.MIN_VALUE;
 
@@ -69,6 +75,10 @@ public final class EventBufferReader {
 
     private long retries;
 
+    // What the last pin holds.
+    private SegmentPin pinned;
+    private ByteBuffer pinnedEntries;
+
     // Scratch of one attempt, kept in fields so that an attempt allocates nothing.
     private long seekReliedOn;
     private long scanEnd;
@@ -77,6 +87,7 @@ public final class EventBufferReader {
     private int scanRequired;
     private long scanAvailable;
     private long unreadableAt;
+    private long runPosition;
 
     EventBufferReader(EventBuffer buffer) {
         this.buffer = buffer;
@@ -152,6 +163,158 @@ public final class EventBufferReader {
             }
             return finish(result, checkpointScn, destination, base);
         }
+    }
+
+    /**
+     * Pins whole entries with SCNs above {@code checkpointScn} in the buffer's memory, for sending
+     * in place, instead of copying them: as many as are back to back in the first one's segment, up
+     * to {@code maxBytes} in all, at least one. The writer will not overwrite them until the pin is
+     * {@linkplain SegmentPin#release released} ({@link SegmentPins}); release it exactly once,
+     * after the bytes were sent.
+     *
+     * @return the number of entries pinned (see {@link #pinned()}, {@link #pinnedEntries()}, {@link
+     *     #lastScn()}), or {@link #NOTHING_YET}, {@link #TOO_OLD}, {@link #NOT_PINNED}
+     * @throws IllegalStateException if the buffer is closed
+     */
+    public int pin(long checkpointScn, int maxBytes) {
+        if (checkpointScn < EventBuffer.NULL_SCN) {
+            throw new IllegalArgumentException(
+                    "checkpoint SCN below NULL_SCN: checkpointScn=" + checkpointScn);
+        }
+        ByteBuffer[] log = buffer.openSegments();
+        bytesCopied = 0;
+        lastScn = checkpointScn;
+        oldestScn = EventBuffer.NULL_SCN;
+        pinned = null;
+        pinnedEntries = null;
+        if (checkpointScn >= buffer.newestScn()) {
+            return NOTHING_YET;
+        }
+        while (true) {
+            long head = buffer.headPosition();
+            if (buffer.highestEvictedScn() > checkpointScn) {
+                oldestScn = buffer.oldestScn();
+                return TOO_OLD;
+            }
+            long tail = buffer.tailPosition();
+            long start;
+            long reliedOn;
+            if (checkpointScn == cursorScn) {
+                start = Math.max(cursorPosition, head);
+                reliedOn = start;
+            } else {
+                start = seek(checkpointScn, head, tail);
+                reliedOn = seekReliedOn;
+            }
+            int result = scanRun(log, checkpointScn, start, tail, maxBytes);
+            VarHandle.acquireFence();
+            if (buffer.headPosition() > reliedOn) {
+                retries++;
+                continue;
+            }
+            if (result == UNREADABLE) {
+                throw new IllegalStateException(
+                        "event buffer holds no entry where one should start: position="
+                                + unreadableAt
+                                + ", checkpointScn="
+                                + checkpointScn
+                                + ", head="
+                                + head
+                                + ", tail="
+                                + tail);
+            }
+            if (result == 0) {
+                cursorScn = checkpointScn;
+                cursorPosition = scanEnd;
+                return NOTHING_YET;
+            }
+            int slot = buffer.slotOf(runPosition >>> segmentShift);
+            SegmentPin pin = buffer.pins().pin(slot);
+            // Counted before the head is read again: see SegmentPins for the writer's side.
+            VarHandle.fullFence();
+            if (buffer.headPosition() > reliedOn) {
+                if (pin != null) {
+                    pin.release();
+                }
+                retries++;
+                continue;
+            }
+            if (pin == null) {
+                return NOT_PINNED;
+            }
+            int offset = (int) (runPosition & (segmentBytes - 1));
+            pinned = pin;
+            pinnedEntries =
+                    pin.memory.asReadOnlyBuffer().limit(offset + scanBytes).position(offset);
+            bytesCopied = scanBytes;
+            lastScn = scanLastScn;
+            cursorScn = scanLastScn;
+            cursorPosition = scanEnd;
+            return result;
+        }
+    }
+
+    /**
+     * Walks entries from {@code start} as {@link #scan} does, without copying: finds the first
+     * above the checkpoint ({@link #runPosition}) and the entries after it in the same segment, up
+     * to {@code maxBytes} in all (at least one). Returns their number or {@link #UNREADABLE}.
+     */
+    private int scanRun(ByteBuffer[] log, long checkpointScn, long start, long tail, int maxBytes) {
+        long position = start;
+        int count = 0;
+        int runOffset = 0;
+        int runEnd = 0;
+        long last = EventBuffer.NULL_SCN;
+        while (position < tail && count == 0) {
+            long sequence = position >>> segmentShift;
+            long segmentStart = sequence << segmentShift;
+            ByteBuffer segment = log[buffer.slotOf(sequence)];
+            int limit = (int) Math.min(segmentBytes, tail - segmentStart);
+            int offset = (int) (position - segmentStart);
+            while (offset < limit) {
+                if (EventBufferLayout.isEndOfSegment(segment, offset, segmentBytes)) {
+                    offset = segmentBytes;
+                    break;
+                }
+                int end = entryEnd(segment, offset, limit);
+                long scn = end < 0 ? 0 : segment.getLong(offset + FrameLayout.SCN_OFFSET);
+                if (end < 0 || (scn <= checkpointScn && count > 0)) {
+                    unreadableAt = segmentStart + offset;
+                    return UNREADABLE;
+                }
+                if (scn > checkpointScn) {
+                    if (count > 0 && end - runOffset > maxBytes) {
+                        break;
+                    }
+                    if (count == 0) {
+                        runOffset = offset;
+                        runPosition = segmentStart + offset;
+                    }
+                    runEnd = end;
+                    count++;
+                    last = scn;
+                }
+                offset = end;
+            }
+            position = count > 0 ? segmentStart + runEnd : segmentStart + offset;
+        }
+        scanEnd = position;
+        scanBytes = runEnd - runOffset;
+        scanLastScn = last;
+        return count;
+    }
+
+    /** After a successful {@link #pin}: the pin to release once the entries were sent. */
+    public SegmentPin pinned() {
+        return pinned;
+    }
+
+    /**
+     * After a successful {@link #pin}: the pinned entries, a read-only view of the buffer's memory
+     * from position to limit ({@link #bytesCopied()} bytes). Valid until the pin is released.
+     */
+    public ByteBuffer pinnedEntries() {
+        return pinnedEntries;
     }
 
     private int finish(int result, long checkpointScn, ByteBuffer destination, int base) {

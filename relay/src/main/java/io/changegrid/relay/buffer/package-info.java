@@ -9,7 +9,9 @@
  *       io.changegrid.relay.buffer.EventBufferLayout}.
  *   <li>{@link io.changegrid.relay.buffer.EventBufferReader} is a per-reader cursor that copies
  *       whole transactions after a checkpoint SCN, lock-free, validating optimistically that
- *       nothing it copied was evicted meanwhile.
+ *       nothing it copied was evicted meanwhile, or pins them for sending in place; {@link
+ *       io.changegrid.relay.buffer.SegmentPins} lets the writer evict a pinned segment without
+ *       waiting, by swapping a spare into the log.
  *   <li>{@link io.changegrid.relay.buffer.EventBufferConfig} and {@link
  *       io.changegrid.relay.buffer.SegmentStorage} say how large the log is and where its memory
  *       comes from (direct buffers, or unlinked memory-mapped files).

@@ -166,6 +166,17 @@ public final class RelaySettings {
                             "Stream requests waiting parked (for new events or serving memory) at once; one"
                                     + " beyond it gets 503 naming this key.")
                     .validatedBy(v -> v >= 1, "at least 1");
+    public static final ConfigKey<Integer> HTTP_ZERO_COPY_SEGMENTS =
+            ConfigKey.of(
+                            "http.zeroCopySegments",
+                            ValueKind.INT,
+                            1,
+                            "Segments that binary stream responses of the whole stream may be sent from in"
+                                    + " place, without a copy, at once (buffer.storage: direct only). A segment being"
+                                    + " sent that the writer must evict is swapped for a spare, so up to this many"
+                                    + " segments of direct memory more may be taken: count them in"
+                                    + " -XX:MaxDirectMemorySize. 0: every response is copied.")
+                    .validatedBy(v -> v >= 0 && v <= 64, "0..64");
 
     /** TLS on the HTTP API: {@code http.tls.*}, the shape every TLS end shares. */
     public static final TlsSettings HTTP_TLS = TlsSettings.server("http.tls");
@@ -289,7 +300,8 @@ public final class RelaySettings {
                                 HTTP_PORT,
                                 HTTP_SERVING_MEMORY,
                                 HTTP_MAX_CONNECTIONS,
-                                HTTP_MAX_PARKED_POLLS));
+                                HTTP_MAX_PARKED_POLLS,
+                                HTTP_ZERO_COPY_SEGMENTS));
         keys.addAll(HTTP_TLS.keys());
         keys.addAll(
                 List.of(

@@ -10,22 +10,40 @@ import io.changegrid.relay.buffer.DirectMemoryLimit;
  * @param servingMemoryBytes memory for stream responses' copies of the buffer, all together
  * @param maxConnections open connections served; beyond, requests get 503
  * @param maxParkedPolls stream requests waiting parked; beyond, 503
+ * @param zeroCopySegments segments responses may be sent from in place at once, each possibly
+ *     costing one more segment of direct memory (0: every response is copied)
  */
-public record ServingLimits(long servingMemoryBytes, int maxConnections, int maxParkedPolls) {
+public record ServingLimits(
+        long servingMemoryBytes, int maxConnections, int maxParkedPolls, int zeroCopySegments) {
+
+    /** Limits with the default {@code http.zeroCopySegments}. */
+    public ServingLimits(long servingMemoryBytes, int maxConnections, int maxParkedPolls) {
+        this(
+                servingMemoryBytes,
+                maxConnections,
+                maxParkedPolls,
+                RelaySettings.HTTP_ZERO_COPY_SEGMENTS.defaultValue());
+    }
 
     private static final long MIN_SERVING_MEMORY = 64L << 10;
 
     /** The validated limits; {@code http.servingMemory: 0} is the default described there. */
     public static ServingLimits from(Config config) {
         long memory = config.get(RelaySettings.HTTP_SERVING_MEMORY);
+        boolean direct =
+                config.get(RelaySettings.BUFFER_STORAGE) == RelaySettings.BufferStorage.DIRECT;
+        int zeroCopySegments = config.get(RelaySettings.HTTP_ZERO_COPY_SEGMENTS);
+        // The buffer, and the spares that may replace segments being sent in place.
         long bufferDirect =
-                config.get(RelaySettings.BUFFER_STORAGE) == RelaySettings.BufferStorage.DIRECT
+                direct
                         ? config.get(RelaySettings.BUFFER_CAPACITY)
+                                + zeroCopySegments * config.get(RelaySettings.BUFFER_SEGMENT)
                         : 0;
         return new ServingLimits(
                 memory == 0 ? defaultServingMemory(bufferDirect) : memory,
                 config.get(RelaySettings.HTTP_MAX_CONNECTIONS),
-                config.get(RelaySettings.HTTP_MAX_PARKED_POLLS));
+                config.get(RelaySettings.HTTP_MAX_PARKED_POLLS),
+                zeroCopySegments);
     }
 
     /** The defaults of every key: what a relay configured with none of them gets. */
@@ -33,7 +51,8 @@ public record ServingLimits(long servingMemoryBytes, int maxConnections, int max
         return new ServingLimits(
                 defaultServingMemory(0),
                 RelaySettings.HTTP_MAX_CONNECTIONS.defaultValue(),
-                RelaySettings.HTTP_MAX_PARKED_POLLS.defaultValue());
+                RelaySettings.HTTP_MAX_PARKED_POLLS.defaultValue(),
+                RelaySettings.HTTP_ZERO_COPY_SEGMENTS.defaultValue());
     }
 
     /**

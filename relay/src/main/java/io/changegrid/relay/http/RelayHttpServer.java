@@ -122,6 +122,10 @@ public final class RelayHttpServer implements AutoCloseable {
                 .register(metrics);
         Gauge.builder("changegrid.relay.stream.memory.waiting", stream::servingMemoryWaiting)
                 .register(metrics);
+        Gauge.builder("changegrid.relay.stream.segments.pinned", stream::segmentsPinned)
+                .register(metrics);
+        Gauge.builder("changegrid.relay.stream.segments.swapped", stream::segmentsSwapped)
+                .register(metrics);
     }
 
     public void start() throws Exception {

@@ -4,6 +4,7 @@ import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.AppendListener;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferReader;
+import io.changegrid.relay.buffer.SegmentPin;
 import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.response.JsonResponse;
@@ -31,27 +32,27 @@ import org.slf4j.LoggerFactory;
  * waits), or empty when its timeout fires. Whichever comes first claims the response; the Jetty
  * callback is completed exactly once.
  *
- * <p>Memory: the entries are copied from the off-heap event buffer into a direct buffer sized from
- * what the event buffer holds above the checkpoint (at most {@code maxBytes}, at least the first
- * whole transaction), after taking that many bytes from the relay-wide {@link ServingMemory}. A
- * request that cannot get them waits parked, like one waiting for data, and is granted them in
- * turn; the bytes are given back once the response is written. A first look with an empty
- * destination learns the size without copying anything.
+ * <p>In place: a binary response of the whole stream (no subscription filter, every column granted)
+ * is sent straight from the event buffer's direct memory, without any copy: the reader {@linkplain
+ * EventBufferReader#pin pins} the entries (those back to back in one segment, up to {@code
+ * maxBytes}, at least one transaction) and the pin is released once the socket took them. The
+ * writer never waits for a pin: a pinned segment it must evict is swapped out of the log for a
+ * spare ({@code http.zeroCopySegments} of them at most), so the bytes in flight are never
+ * overwritten. Many consumers at the live edge share one pinned segment.
+ *
+ * <p>Copied: every other response (filtered or projected in place, JSON, pins refused) copies the
+ * entries from the off-heap event buffer into a direct buffer sized from what the event buffer
+ * holds above the checkpoint (at most {@code maxBytes}, at least the first whole transaction),
+ * after taking that many bytes from the relay-wide {@link ServingMemory}. A request that cannot get
+ * them waits parked, like one waiting for data, and is granted them in turn; the bytes are given
+ * back once the response is written. A first look with an empty destination learns the size without
+ * copying anything.
  *
  * <p>Why a direct buffer: the socket takes it as it is. A heap copy costs a second copy in the JDK,
  * into a temporary direct buffer as large as the write, which each Jetty thread then keeps (up to
  * {@code maxBytes} of direct memory per thread); and copies of tens of megabytes are humongous
  * objects to G1, which at {@code -Xmx256m} fail to allocate for want of contiguous regions while
  * most of the heap is free.
- *
- * <p>Why a copy at all, not a read-only view of the off-heap segment handed to the socket: the
- * event buffer's writer evicts and overwrites the oldest segment without waiting for readers (its
- * core promise: slow consumers never stall the source). A reader's copy is checked after the fact
- * against the head position, and discarded if the writer got there first; bytes handed to an
- * asynchronous socket write cannot be recalled, so a consumer could receive a transaction half
- * overwritten by a newer one. A view would be safe only if eviction waited for writes in flight,
- * which would let one slow socket stop the fetcher. The copy is also what filtering in place and
- * JSON rendering work on.
  *
  * <p>However the request ends (answered, refused, or failed by Jetty when its consumer went away),
  * the exchange stops listening to the buffer and stops waiting for memory. Nothing after {@link
@@ -87,6 +88,7 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
     private final ByteBufferPool pool;
     private final Executor executor;
     private final Scheduler scheduler;
+    private final boolean inPlace;
     private boolean responded;
     private boolean parked;
     private boolean awaitingMemory;
@@ -113,6 +115,7 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         this.pool = request.getComponents().getByteBufferPool();
         this.executor = request.getComponents().getExecutor();
         this.scheduler = request.getComponents().getScheduler();
+        this.inPlace = params.format() == StreamFormat.BINARY && subscription.isEverything();
     }
 
     synchronized void start() {
@@ -231,6 +234,21 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
      * is nothing yet, or when the copy waits for serving memory ({@link #awaitingMemory}).
      */
     private boolean attempt() {
+        if (inPlace) {
+            int pinned = reader.pin(checkpoint(), params.maxBytes());
+            switch (pinned) {
+                case EventBufferReader.NOTHING_YET:
+                    return false;
+                case EventBufferReader.TOO_OLD:
+                    respondTooOld(reader.oldestScn());
+                    return true;
+                case EventBufferReader.NOT_PINNED:
+                    break; // copy
+                default:
+                    respondPinned();
+                    return true;
+            }
+        }
         int look = reader.read(checkpoint(), NOTHING);
         switch (look) {
             case EventBufferReader.NOTHING_YET:
@@ -302,6 +320,20 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         response.write(true, view, Callback.from(callback, written));
     }
 
+    /** Sends the entries {@link #reader} pinned, from the buffer's memory; see the class doc. */
+    private void respondPinned() {
+        Runnable unpin = new Unpin(reader.pinned());
+        try {
+            finish();
+            headers(200, reader.lastScn());
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, BINARY_TYPE);
+            response.write(true, reader.pinnedEntries(), Callback.from(callback, unpin));
+        } catch (RuntimeException e) {
+            unpin.run(); // a bug before the write took the view: never leave a segment pinned
+            throw e;
+        }
+    }
+
     private void respondEmpty() {
         finish();
         headers(200, params.from());
@@ -367,6 +399,23 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
             buffer.removeListener(this);
             if (timeout != null) {
                 timeout.cancel();
+            }
+        }
+    }
+
+    /** Releases a pin once, however many paths end the response. */
+    private static final class Unpin implements Runnable {
+        private final SegmentPin pin;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Unpin(SegmentPin pin) {
+            this.pin = pin;
+        }
+
+        @Override
+        public void run() {
+            if (done.compareAndSet(false, true)) {
+                pin.release();
             }
         }
     }

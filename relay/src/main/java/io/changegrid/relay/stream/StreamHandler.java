@@ -108,6 +108,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             SnapshotService snapshots,
             LongSupplier sourceTimeMillis) {
         this.snapshots = snapshots;
+        buffer.allowPins(limits.zeroCopySegments()); // responses sent in place: StreamExchange
         this.serving =
                 new StreamServing(
                         buffer,
@@ -201,6 +202,16 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
     /** Requests waiting for serving memory now. */
     public int servingMemoryWaiting() {
         return serving.memory().waiting();
+    }
+
+    /** Segments that responses are being sent from in place now. */
+    public int segmentsPinned() {
+        return serving.buffer().segmentsPinned();
+    }
+
+    /** Segments the writer swapped out of the buffer since start because responses held them. */
+    public long segmentsSwapped() {
+        return serving.buffer().segmentsSwappedForReaders();
     }
 
     private void notFetching(

@@ -38,14 +38,18 @@ class EventBufferConcurrencyTest {
                 new EventBuffer(
                         EventBufferConfig.direct((long) SEGMENTS * SEGMENT, SEGMENT)
                                 .withIndexStrideBytes(1024));
+        buffer.allowPins(1);
         long deadline = System.nanoTime() + DEADLINE_NANOS;
         AtomicReference<Throwable> failure = new AtomicReference<>();
 
         Thread writer = start("writer", failure, () -> write(buffer, plan, seed));
         ReaderRun large = new ReaderRun(buffer, plan, SEGMENT, deadline);
         ReaderRun small = new ReaderRun(buffer, plan, 4 * 1024, deadline);
+        PinReaderRun pinning = new PinReaderRun(buffer, plan, 16 * 1024, deadline);
         Thread[] readers = {
-            start("reader-64k", failure, large), start("reader-4k", failure, small)
+            start("reader-64k", failure, large),
+            start("reader-4k", failure, small),
+            start("reader-pin", failure, pinning)
         };
 
         join(writer, deadline);
@@ -64,12 +68,18 @@ class EventBufferConcurrencyTest {
                         + ", reader-64k="
                         + large
                         + ", reader-4k="
-                        + small);
+                        + small
+                        + ", reader-pin="
+                        + pinning
+                        + ", segmentsSwappedForReaders="
+                        + buffer.segmentsSwappedForReaders());
         assertThat(buffer.transactionsAppended()).isEqualTo(ENTRIES);
         assertThat(buffer.segmentsEvicted()).as("seed=%d", seed).isGreaterThan(100);
         assertThat(large.entriesRead).as("seed=%d", seed).isPositive();
         assertThat(small.entriesRead).as("seed=%d", seed).isPositive();
         assertThat(small.tooSmall).as("seed=%d", seed).isPositive();
+        assertThat(pinning.entriesRead).as("seed=%d", seed).isPositive();
+        assertThat(buffer.segmentsSwappedForReaders()).as("seed=%d", seed).isPositive();
     }
 
     private static void write(EventBuffer buffer, Plan plan, long seed) {
@@ -249,6 +259,89 @@ class EventBufferConcurrencyTest {
                     + ", retries="
                     + reader.retries()
                     + "]";
+        }
+    }
+
+    /**
+     * A reader that pins entries instead of copying them and holds each pin while the writer laps
+     * the whole log, as a slow socket would, then checks the bytes: they must be what was appended,
+     * though the writer evicted their segment long ago.
+     */
+    private static final class PinReaderRun implements Runnable {
+
+        private final EventBuffer buffer;
+        private final Plan plan;
+        private final int maxBytes;
+        private final long deadline;
+        private final EventBufferReader reader;
+        long entriesRead;
+        long pins;
+        long tooOld;
+
+        PinReaderRun(EventBuffer buffer, Plan plan, int maxBytes, long deadline) {
+            this.buffer = buffer;
+            this.plan = plan;
+            this.maxBytes = maxBytes;
+            this.deadline = deadline;
+            this.reader = buffer.newReader();
+        }
+
+        @Override
+        public void run() {
+            long lastScn = plan.scns[plan.size() - 1];
+            long checkpoint = NULL_SCN;
+            while (checkpoint != lastScn) {
+                if (System.nanoTime() > deadline) {
+                    fail("pinning reader did not reach the last SCN: checkpoint=" + checkpoint);
+                }
+                int result = reader.pin(checkpoint, maxBytes);
+                int expected = plan.firstAbove(checkpoint);
+                switch (result) {
+                    case EventBufferReader.NOTHING_YET -> Thread.yield();
+                    case EventBufferReader.TOO_OLD -> {
+                        tooOld++;
+                        checkpoint = buffer.highestEvictedScn();
+                    }
+                    case EventBufferReader.NOT_PINNED -> fail("the only pinning reader refused");
+                    default -> {
+                        pins++;
+                        checkpoint = holdAndCheck(result, expected);
+                    }
+                }
+            }
+        }
+
+        private long holdAndCheck(int result, int expected) {
+            ByteBuffer view = reader.pinnedEntries();
+            long lapped = buffer.segmentsEvicted() + SEGMENTS;
+            while (buffer.segmentsEvicted() < lapped
+                    && buffer.transactionsAppended() < plan.size()
+                    && System.nanoTime() < deadline) {
+                Thread.yield();
+            }
+            List<Entry> entries = SampleTransactions.entries(view, view.position(), view.limit());
+            reader.pinned().release();
+            assertThat(entries).hasSize(result);
+            assertThat(reader.bytesCopied()).isEqualTo(view.remaining());
+            int at = expected;
+            for (Entry entry : entries) {
+                assertThat(entry)
+                        .as("pinned entry %d", at)
+                        .isEqualTo(
+                                new Entry(
+                                        plan.scns[at],
+                                        plan.heartbeat[at],
+                                        plan.heartbeat[at] ? 0 : plan.events[at],
+                                        plan.lengths.get(at)));
+                at++;
+            }
+            entriesRead += result;
+            return reader.lastScn();
+        }
+
+        @Override
+        public String toString() {
+            return "[entries=" + entriesRead + ", pins=" + pins + ", tooOld=" + tooOld + "]";
         }
     }
 

@@ -25,9 +25,10 @@ class ServingLimitsTest {
                                 Map.of(
                                         "http.servingMemory", "8MiB",
                                         "http.maxConnections", "7",
-                                        "http.maxParkedPolls", "5")));
+                                        "http.maxParkedPolls", "5",
+                                        "http.zeroCopySegments", "3")));
 
-        assertThat(limits).isEqualTo(new ServingLimits(8L << 20, 7, 5));
+        assertThat(limits).isEqualTo(new ServingLimits(8L << 20, 7, 5, 3));
     }
 
     @Test
@@ -40,5 +41,22 @@ class ServingLimitsTest {
                 .isPositive()
                 .isLessThanOrEqualTo(Runtime.getRuntime().maxMemory() / 4)
                 .isLessThanOrEqualTo((DirectMemoryLimit.maxBytes() - capacity) / 2);
+    }
+
+    @Test
+    void shouldCountTheSpareSegmentsOfZeroCopyWhenDefaultingServingMemory() {
+        long capacity = 8L << 20;
+        long segment = 1L << 20;
+        ServingLimits limits =
+                ServingLimits.from(
+                        settings(
+                                Map.of(
+                                        "buffer.capacity", capacity + "",
+                                        "buffer.segmentSize", segment + "",
+                                        "http.zeroCopySegments", "4")));
+
+        assertThat(limits.zeroCopySegments()).isEqualTo(4);
+        assertThat(limits.servingMemoryBytes())
+                .isLessThanOrEqualTo((DirectMemoryLimit.maxBytes() - capacity - 4 * segment) / 2);
     }
 }

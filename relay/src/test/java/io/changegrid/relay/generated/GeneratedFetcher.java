@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * A source of one table, {@code demo.items (id BIGINT, name VARCHAR)}, whose transaction {@code n}
  * (from 1) inserts the row {@code (n, "item n")} at SCN {@code 10 n}. It routes every row through
  * the relay's {@link CaptureRouter} and encodes with a {@link TransactionWriter}, as a real fetcher
- * does, and serialises its resume position as {@code generated:<next n>}.
+ * does, and serialises its resume position as {@code generated:<next n>}. With {@code
+ * source.errorAfter} it throws an {@link OutOfMemoryError} after that many transactions.
  *
  * <p>Threading: {@link #run} on the relay's fetcher thread; the getters from any thread.
  */
@@ -29,6 +30,7 @@ final class GeneratedFetcher implements Fetcher {
     private static final String PREFIX = "generated:";
 
     private final int transactions;
+    private final int errorAfter;
     private final TransactionSink sink;
     private final SchemaRegistry source = new SchemaRegistry();
     private final CaptureRouter router;
@@ -37,8 +39,10 @@ final class GeneratedFetcher implements Fetcher {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile long next;
 
-    GeneratedFetcher(FetcherContext context, int transactions, TransactionSink sink) {
+    GeneratedFetcher(
+            FetcherContext context, int transactions, int errorAfter, TransactionSink sink) {
         this.transactions = transactions;
+        this.errorAfter = errorAfter;
         this.sink = sink;
         this.items =
                 source.register(
@@ -63,6 +67,11 @@ final class GeneratedFetcher implements Fetcher {
     @Override
     public void run() throws InterruptedException {
         while (stopped.getCount() > 0) {
+            if (errorAfter > 0 && next > errorAfter) {
+                // What a fetcher thread out of heap sees; the relay must not outlive it.
+                throw new OutOfMemoryError(
+                        "Java heap space (source.errorAfter=" + errorAfter + ")");
+            }
             if (next <= transactions) {
                 publish(next);
                 next++;

@@ -26,6 +26,15 @@ public final class GeneratedSourceProvider implements FetcherProvider {
                             "How many transactions the source has; after them it only sends heartbeats.")
                     .validatedBy(v -> v >= 0, "not negative");
 
+    /** The seam of the fatal-error tests: an {@link Error} on the fetcher thread, on demand. */
+    static final ConfigKey<Integer> ERROR_AFTER =
+            ConfigKey.of(
+                            "source.errorAfter",
+                            ValueKind.INT,
+                            0,
+                            "After publishing this many transactions the fetcher throws an OutOfMemoryError; 0 never.")
+                    .validatedBy(v -> v >= 0, "not negative");
+
     @Override
     public String type() {
         return TYPE;
@@ -33,7 +42,7 @@ public final class GeneratedSourceProvider implements FetcherProvider {
 
     @Override
     public List<ConfigKey<?>> settings() {
-        return List.of(TRANSACTIONS);
+        return List.of(TRANSACTIONS, ERROR_AFTER);
     }
 
     @Override
@@ -43,6 +52,10 @@ public final class GeneratedSourceProvider implements FetcherProvider {
 
     @Override
     public Fetcher open(FetcherContext context, TransactionSink sink) {
-        return new GeneratedFetcher(context, context.settings().get(TRANSACTIONS), sink);
+        return new GeneratedFetcher(
+                context,
+                context.settings().get(TRANSACTIONS),
+                context.settings().get(ERROR_AFTER),
+                sink);
     }
 }

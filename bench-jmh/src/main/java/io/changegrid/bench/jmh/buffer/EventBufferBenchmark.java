@@ -40,6 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code read}: one reader copying whole transactions into a 64 KiB destination (an HTTP
  *       response chunk) from a full buffer, continuing from its cursor; when it reaches the newest
  *       transaction it starts over from the oldest, which costs one index seek.
+ *   <li>{@code pin}: the same walk, pinning up to 64 KiB of whole transactions in the buffer's
+ *       memory and releasing the pin, instead of copying them: what a relay's binary response of
+ *       the whole stream costs the buffer when it is sent in place.
  * </ul>
  *
  * <p>The {@code events} and {@code bytes} counters are per second. The JVM runs with the heap the
@@ -116,6 +119,7 @@ public class EventBufferBenchmark {
             while (writer.buffer.segmentsEvicted() == 0) {
                 writer.append();
             }
+            writer.buffer.allowPins(1);
             reader = writer.buffer.newReader();
             checkpoint = writer.buffer.highestEvictedScn();
         }
@@ -161,6 +165,22 @@ public class EventBufferBenchmark {
             state.checkpoint = state.writer.buffer.highestEvictedScn();
         } else {
             throw new IllegalStateException("unexpected read result: result=" + result);
+        }
+        return result;
+    }
+
+    @Benchmark
+    public int pin(Reader state, Moved moved) {
+        int result = state.reader.pin(state.checkpoint, state.destination.capacity());
+        if (result > 0) {
+            state.reader.pinned().release();
+            state.checkpoint = state.reader.lastScn();
+            moved.events += (long) result * EVENTS_PER_TRANSACTION;
+            moved.bytes += state.reader.bytesCopied();
+        } else if (result == EventBufferReader.NOTHING_YET) {
+            state.checkpoint = state.writer.buffer.highestEvictedScn();
+        } else if (result != EventBufferReader.NOT_PINNED) { // mapped storage never pins
+            throw new IllegalStateException("unexpected pin result: result=" + result);
         }
         return result;
     }
