@@ -366,6 +366,8 @@ public final class Relay implements AutoCloseable {
                 fetcher.position().resumePosition(),
                 publisher.lastScn(),
                 publisher.lagMillis(),
+                publisher.lagClock() == null ? null : publisher.lagClock().wireName(),
+                publisher.receivedMillis(),
                 fetcher.lagScn(),
                 buffer.oldestScn(),
                 buffer.newestScn(),
