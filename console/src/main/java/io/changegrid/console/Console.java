@@ -7,6 +7,7 @@ import io.changegrid.console.http.ConsoleServer;
 import io.changegrid.console.http.OperatorAccess;
 import io.changegrid.console.sample.Sampler;
 import io.changegrid.consumer.group.report.GroupReport;
+import io.changegrid.protocol.security.Listening;
 import io.changegrid.protocol.tls.TlsContexts;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.net.http.HttpClient;
@@ -56,6 +57,14 @@ public final class Console implements AutoCloseable {
      * @throws Exception if ZooKeeper does not answer or the port cannot be bound
      */
     public static Console start(ConsoleConfig config, OperatorAccess access) throws Exception {
+        if (!access.authenticates() && !Listening.isLoopback(config.httpHost())) {
+            LOG.warn(
+                    "!!! INSECURE: the console listens on a non-loopback address without"
+                            + " authentication: http.host={}, security.tokens and http.tls.clientAuth"
+                            + " unset; anyone who reaches the port can pause and rewind consumer groups."
+                            + " See docs/operations.md.",
+                    config.httpHost());
+        }
         HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(config.probeTimeout());
         if (config.credentials().tls().hasKey() || config.credentials().tls().hasTrust()) {
             client.sslContext(TlsContexts.jdkClient(config.credentials().tls()));

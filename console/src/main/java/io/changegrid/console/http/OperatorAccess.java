@@ -6,6 +6,7 @@ import io.changegrid.protocol.security.Principal;
 import io.changegrid.protocol.security.RequestAuthenticator;
 import io.changegrid.protocol.security.SecurityConfig;
 import io.changegrid.protocol.security.SecuritySettings;
+import io.changegrid.protocol.tls.ClientAuth;
 import io.changegrid.protocol.tls.FileWatcher;
 import io.changegrid.protocol.tls.HttpsConnectors;
 import java.io.IOException;
@@ -41,8 +42,7 @@ public final class OperatorAccess {
      * @throws IOException naming a token file that cannot be read
      * @throws io.changegrid.config.ConfigException listing the access file's problems
      */
-    public static OperatorAccess from(
-            SecurityConfig security, io.changegrid.protocol.tls.ClientAuth clientAuth)
+    public static OperatorAccess from(SecurityConfig security, ClientAuth clientAuth)
             throws IOException {
         return new OperatorAccess(
                 RequestAuthenticator.from(security, clientAuth), security.access());
@@ -51,6 +51,11 @@ public final class OperatorAccess {
     /** Everyone, anonymous: a console on a trusted address (tests, the quickstart). */
     public static OperatorAccess open() {
         return new OperatorAccess(RequestAuthenticator.open(), null);
+    }
+
+    /** Whether anyone is asked for credentials (tokens or client certificates). */
+    public boolean authenticates() {
+        return authenticator.authenticates();
     }
 
     /** Recognizes requests. */

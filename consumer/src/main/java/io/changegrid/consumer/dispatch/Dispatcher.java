@@ -247,10 +247,10 @@ public final class Dispatcher implements Runnable {
         try {
             result = callback.onStartBatch();
         } catch (Throwable t) {
+            timeCallback(started);
             return abandon(CallbackResult.FAIL, "onStartBatch", cursor.scn(), -1, t);
-        } finally {
-            callbackNanos = callbackNanos + (System.nanoTime() - started);
         }
+        timeCallback(started);
         if (result != CallbackResult.SUCCESS) {
             return abandon(result, "onStartBatch", cursor.scn(), -1, null);
         }
@@ -292,10 +292,10 @@ public final class Dispatcher implements Runnable {
         try {
             result = callback.onEndBatch(pendingScn);
         } catch (Throwable t) {
+            timeCallback(ending);
             return abandon(CallbackResult.FAIL, "onEndBatch", pendingScn, -1, t);
-        } finally {
-            callbackNanos = callbackNanos + (System.nanoTime() - ending);
         }
+        timeCallback(ending);
         if (result != CallbackResult.SUCCESS) {
             return abandon(result, "onEndBatch", pendingScn, -1, null);
         }
@@ -305,14 +305,20 @@ public final class Dispatcher implements Runnable {
         return !finished;
     }
 
+    /**
+     * Adds the time since {@code started} to the callback's; before any rollback or back-off, which
+     * are not the callback's time.
+     */
+    private void timeCallback(long started) {
+        callbackNanos = callbackNanos + (System.nanoTime() - started);
+    }
+
     /** Delivers the transaction the cursor is on; false (and why in the abandon fields) if not. */
     private boolean deliverTransaction() {
         long started = System.nanoTime();
-        try {
-            return deliverTransactionTimed();
-        } finally {
-            callbackNanos = callbackNanos + (System.nanoTime() - started);
-        }
+        boolean delivered = deliverTransactionTimed();
+        timeCallback(started);
+        return delivered;
     }
 
     private boolean deliverTransactionTimed() {

@@ -42,7 +42,7 @@ public final class ServingMeters {
     void served(String principal, int events, long bytes) {
         Served served = byPrincipal.get(principal);
         if (served == null) {
-            served = add(byPrincipal.size() < MAX_PRINCIPALS ? principal : OTHER);
+            served = add(principal);
         }
         served.responses.increment();
         served.events.add(events);
@@ -62,9 +62,14 @@ public final class ServingMeters {
         return events;
     }
 
+    /** The principal's counters, new ones while under the bound, else those of {@link #OTHER}. */
     private synchronized Served add(String principal) {
+        Served known = byPrincipal.get(principal);
+        if (known != null) {
+            return known;
+        }
         return byPrincipal.computeIfAbsent(
-                principal,
+                byPrincipal.size() < MAX_PRINCIPALS ? principal : OTHER,
                 name -> {
                     Served served = new Served(name);
                     MeterRegistry bound = registry;
