@@ -4,9 +4,11 @@ import io.changegrid.console.config.ConsoleConfig;
 import io.changegrid.console.control.GroupOperations;
 import io.changegrid.console.grid.GridReader;
 import io.changegrid.console.http.ConsoleServer;
-import io.changegrid.console.http.RequestAuthenticator;
+import io.changegrid.console.http.OperatorAccess;
 import io.changegrid.console.sample.Sampler;
 import io.changegrid.consumer.group.report.GroupReport;
+import io.changegrid.protocol.security.Listening;
+import io.changegrid.protocol.tls.TlsContexts;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.net.http.HttpClient;
 import org.slf4j.Logger;
@@ -17,8 +19,7 @@ import org.slf4j.LoggerFactory;
  * closed together.
  *
  * <pre>{@code
- * try (Console console = Console.start(ConsoleConfig.of(Map.of("cluster.zookeeper", "zk:2181")),
- *         RequestAuthenticator.UNAUTHENTICATED)) {
+ * try (Console console = Console.start(ConsoleConfig.of(Map.of("cluster.zookeeper", "zk:2181")))) {
  *     System.out.println(console.url());
  * }
  * }</pre>
@@ -40,15 +41,37 @@ public final class Console implements AutoCloseable {
     }
 
     /**
-     * Connects to ZooKeeper, starts sampling and serving.
+     * Connects to ZooKeeper, starts sampling and serving, letting in whom {@code config}'s {@code
+     * security.*} and {@code http.tls.*} allow.
+     *
+     * @throws Exception if ZooKeeper does not answer, a security file cannot be read or the port
+     *     cannot be bound
+     */
+    public static Console start(ConsoleConfig config) throws Exception {
+        return start(config, OperatorAccess.from(config.security(), config.tls().clientAuth()));
+    }
+
+    /**
+     * Connects to ZooKeeper, starts sampling and serving, letting in whom {@code access} allows.
      *
      * @throws Exception if ZooKeeper does not answer or the port cannot be bound
      */
-    public static Console start(ConsoleConfig config, RequestAuthenticator authenticator)
-            throws Exception {
+    public static Console start(ConsoleConfig config, OperatorAccess access) throws Exception {
+        if (!access.authenticates() && !Listening.isLoopback(config.httpHost())) {
+            LOG.warn(
+                    "!!! INSECURE: the console listens on a non-loopback address without"
+                            + " authentication: http.host={}, security.tokens and http.tls.clientAuth"
+                            + " unset; anyone who reaches the port can pause and rewind consumer groups."
+                            + " See docs/operations.md.",
+                    config.httpHost());
+        }
+        HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(config.probeTimeout());
+        if (config.credentials().tls().hasKey() || config.credentials().tls().hasTrust()) {
+            client.sslContext(TlsContexts.jdkClient(config.credentials().tls()));
+        }
+        HttpClient http = client.build();
         ZooKeeperSession zooKeeper =
                 ZooKeeperSession.open(config.zooKeeper(), config.sessionTimeout());
-        HttpClient http = HttpClient.newBuilder().connectTimeout(config.probeTimeout()).build();
         Sampler sampler =
                 new Sampler(
                         new GridReader(zooKeeper, new GroupReport(http, config.probeTimeout())),
@@ -56,12 +79,14 @@ public final class Console implements AutoCloseable {
                         config.zooKeeper(),
                         config.sampleInterval(),
                         config.sampleHistory(),
-                        config.probeTimeout());
+                        config.probeTimeout(),
+                        config.credentials().bearerToken());
         ConsoleServer server =
                 new ConsoleServer(
                         config.httpHost(),
                         config.httpPort(),
-                        authenticator,
+                        config.tls(),
+                        access,
                         sampler::state,
                         new GroupOperations(zooKeeper, sampler::grid),
                         sampler::sampleSoon);

@@ -5,7 +5,6 @@ import io.changegrid.config.ConfigException;
 import io.changegrid.config.YamlConfigFile;
 import io.changegrid.console.config.ConsoleConfig;
 import io.changegrid.console.config.ConsoleSettings;
-import io.changegrid.console.http.RequestAuthenticator;
 import io.changegrid.service.RequestedStop;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -75,8 +74,7 @@ public final class ConsoleMain implements Callable<Integer> {
         }
         log.info("console starting: config={}", config.describe());
         CountDownLatch stop = new CountDownLatch(1);
-        try (Console console =
-                Console.start(ConsoleConfig.from(config), RequestAuthenticator.UNAUTHENTICATED)) {
+        try (Console console = Console.start(ConsoleConfig.from(config))) {
             RequestedStop.install("console", stop::countDown);
             spec.commandLine().getOut().println("console: " + console.url());
             spec.commandLine().getOut().flush();

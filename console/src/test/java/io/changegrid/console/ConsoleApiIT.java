@@ -5,30 +5,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changegrid.console.config.ConsoleConfig;
-import io.changegrid.console.http.RequestAuthenticator;
 import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.group.GroupConsumer;
 import io.changegrid.consumer.group.PartitionConfigs;
 import io.changegrid.consumer.group.PartitionState;
 import io.changegrid.consumer.group.PartitionStatus;
+import io.changegrid.protocol.security.TokenTable;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The console's JSON API against a real group member on an in-process ZooKeeper: the grid document
  * shows the group, control operations are checked (unknown group, partition out of range, a reset
- * of a running partition, a GET) and an accepted one reaches the member; a request the
- * authenticator refuses gets 401.
+ * of a running partition, a GET) and an accepted one reaches the member; a secured console answers
+ * 401 to a request without a known token and 403 to a principal without the operations role.
  */
 class ConsoleApiIT {
 
@@ -67,8 +69,7 @@ class ConsoleApiIT {
                                         Map.of(
                                                 "cluster.zookeeper", zooKeeper,
                                                 "http.port", "0",
-                                                "sample.interval", "250ms")),
-                                RequestAuthenticator.UNAUTHENTICATED)) {
+                                                "sample.interval", "250ms")))) {
             String url = console.url();
             Awaitility.await()
                     .atMost(Duration.ofSeconds(20))
@@ -126,7 +127,23 @@ class ConsoleApiIT {
     }
 
     @Test
-    void shouldAnswer401WhenTheAuthenticatorKnowsNobody() throws Exception {
+    void shouldRefuseTheApiWhenTheTokenIsUnknownOrLacksTheOperationsRole(@TempDir Path files)
+            throws Exception {
+        Path tokens =
+                Files.writeString(
+                        files.resolve("tokens"),
+                        TokenTable.SHA256
+                                + TokenTable.hash("ops-secret")
+                                + " ops\n"
+                                + TokenTable.SHA256
+                                + TokenTable.hash("app-secret")
+                                + " orders-app\n");
+        Path access =
+                Files.writeString(
+                        files.resolve("access.yaml"),
+                        "principals:\n"
+                                + "  ops: {operations: true}\n"
+                                + "  orders-app: {tables: [shop.orders]}\n");
         try (Console console =
                 Console.start(
                         ConsoleConfig.of(
@@ -134,10 +151,37 @@ class ConsoleApiIT {
                                         "cluster.zookeeper",
                                         ZOOKEEPER.zooKeeper().connectString(),
                                         "http.port",
-                                        "0")),
-                        request -> Optional.empty())) {
-            assertThat(post(console.url() + "api/groups/api/pause")).isEqualTo(401);
+                                        "0",
+                                        "sample.interval",
+                                        "250ms",
+                                        "security.tokens",
+                                        tokens.toString(),
+                                        "security.access",
+                                        access.toString())))) {
+            String url = console.url();
+            assertThat(status(url + "api/grid", null)).isEqualTo(401);
+            assertThat(status(url + "api/grid", "wrong")).isEqualTo(401);
+            assertThat(status(url + "api/grid", "app-secret")).isEqualTo(403);
+            assertThat(post(url + "api/groups/api/pause")).isEqualTo(401);
+            assertThat(post(url + "api/groups/api/pause", "app-secret")).isEqualTo(403);
+            // The page holds no data and must load to ask for a token.
+            assertThat(status(url, null)).isEqualTo(200);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .untilAsserted(
+                            () ->
+                                    assertThat(status(url + "api/grid", "ops-secret"))
+                                            .isEqualTo(200));
+            assertThat(post(url + "api/groups/nope/pause", "ops-secret")).isEqualTo(404);
         }
+    }
+
+    private int status(String url, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private JsonNode get(String url) throws Exception {
@@ -150,11 +194,15 @@ class ConsoleApiIT {
     }
 
     private int post(String url) throws Exception {
-        return http.send(
-                        HttpRequest.newBuilder(URI.create(url))
-                                .POST(HttpRequest.BodyPublishers.noBody())
-                                .build(),
-                        HttpResponse.BodyHandlers.discarding())
-                .statusCode();
+        return post(url, null);
+    }
+
+    private int post(String url, String token) throws Exception {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(url)).POST(HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 }

@@ -3,13 +3,17 @@ package io.changegrid.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.console.config.ConsoleConfig;
-import io.changegrid.console.http.RequestAuthenticator;
 import io.changegrid.consumer.api.CallbackResult;
+import io.changegrid.consumer.api.ConsumerCallback;
+import io.changegrid.consumer.api.EventView;
+import io.changegrid.consumer.group.ApplierStatus;
+import io.changegrid.consumer.group.ApplyingCallback;
 import io.changegrid.consumer.group.GroupConsumer;
 import io.changegrid.consumer.group.PartitionConfigs;
 import io.changegrid.consumer.group.PartitionState;
 import io.changegrid.consumer.group.PartitionStatus;
 import io.changegrid.gridkit.server.MariaDbServer;
+import io.changegrid.protocol.security.TokenTable;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.testkit.EmbeddedZooKeeperExtension;
@@ -37,15 +41,19 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The console in a real headless Chromium, on a real local grid: a private mariadbd, an in-process
- * ZooKeeper, a relay registered there, and a consumer group member counting what it is handed. The
- * page shows the relay, the group and its lag; "pause group" clicked in the page stops delivery
- * while rows are written, "resume group" delivers them. Screenshots are kept in {@code
- * target/console-screenshots/}.
+ * ZooKeeper, a relay registered there that asks for bearer tokens (the console and the member show
+ * theirs), and a consumer group member whose callback counts what it is handed and reports itself
+ * as an applier ({@link ApplyingCallback}). The page shows the relay, the group and its lag, and
+ * the appliers; "pause group" clicked in the page stops delivery while rows are written, "resume
+ * group" delivers them. Screenshots are kept in {@code target/console-screenshots/}; with {@code
+ * CHANGEGRID_WRITE_DOCS=true} the first also becomes {@code docs/console.png}.
  */
 class ConsoleBrowserIT {
 
     private static final String GROUP = "shop-orders";
     private static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+    private static final String CONSOLE_TOKEN = "console-token-for-the-browser-test";
+    private static final String MEMBER_TOKEN = "member-token-for-the-browser-test";
 
     @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
 
@@ -68,6 +76,16 @@ class ConsoleBrowserIT {
                 "CREATE DATABASE IF NOT EXISTS shop",
                 "CREATE TABLE IF NOT EXISTS shop.orders (id INT PRIMARY KEY, note VARCHAR(40))");
         String zooKeeper = ZOOKEEPER.zooKeeper().connectString();
+        // No access file: every principal a token names may do everything, anonymous nothing.
+        Path tokens =
+                Files.writeString(
+                        work.resolve("tokens"),
+                        TokenTable.SHA256
+                                + TokenTable.hash(CONSOLE_TOKEN)
+                                + " console\n"
+                                + TokenTable.SHA256
+                                + TokenTable.hash(MEMBER_TOKEN)
+                                + " member\n");
         relay =
                 Relay.start(
                         RelaySettings.load(
@@ -85,6 +103,7 @@ class ConsoleBrowserIT {
                                                 "state.directory",
                                                 work.resolve("relay").toString()),
                                         Map.entry("http.port", "0"),
+                                        Map.entry("security.tokens", tokens.toString()),
                                         Map.entry("cluster.zookeeper", zooKeeper))));
         member =
                 GroupConsumer.start(
@@ -101,21 +120,23 @@ class ConsoleBrowserIT {
                                         "subscription.tables",
                                         "shop.orders",
                                         "subscription.partitions",
-                                        2),
+                                        2,
+                                        "relay.token",
+                                        MEMBER_TOKEN),
                                 List.of()),
-                        assignment ->
-                                event -> {
-                                    delivered.incrementAndGet();
-                                    return CallbackResult.SUCCESS;
-                                });
+                        assignment -> new CountingApplier());
         console =
                 Console.start(
                         ConsoleConfig.of(
                                 Map.of(
-                                        "cluster.zookeeper", zooKeeper,
-                                        "http.port", "0",
-                                        "sample.interval", "500ms")),
-                        RequestAuthenticator.UNAUTHENTICATED);
+                                        "cluster.zookeeper",
+                                        zooKeeper,
+                                        "http.port",
+                                        "0",
+                                        "sample.interval",
+                                        "500ms",
+                                        "relay.token",
+                                        CONSOLE_TOKEN)));
         browser = HeadlessChromium.start(work.resolve("chromium-profile"));
     }
 
@@ -152,6 +173,10 @@ class ConsoleBrowserIT {
                                     .contains("RUNNING")
                                     .contains("events/s")
                                     .contains("buffer fill");
+                            // MariaDB stamps whole seconds: the relay reads lag on its own
+                            // receive time, and says so.
+                            assertThat(texts("[data-relay] [data-field='lag-clock']"))
+                                    .containsExactly("receive-time");
                             assertThat(texts("[data-group='" + GROUP + "'] [data-field='lag']"))
                                     .hasSize(2)
                                     .allSatisfy(lag -> assertThat(lag).matches("[0-9.,]+ m?s"));
@@ -161,8 +186,28 @@ class ConsoleBrowserIT {
                                     .contains(relayUrl())
                                     .contains("group " + GROUP)
                                     .contains("member-1");
+                            assertThat(texts("[data-applier]"))
+                                    .hasSize(2)
+                                    .allSatisfy(
+                                            card ->
+                                                    assertThat(card)
+                                                            .contains(CountingApplier.TARGET)
+                                                            .contains("rows/s")
+                                                            .contains("member-1"));
+                            assertThat(
+                                            texts("[data-applier] [data-field='rows']").stream()
+                                                    .mapToLong(ConsoleBrowserIT::number)
+                                                    .sum())
+                                    .isEqualTo(delivered.get());
                         });
-        saveScreenshot("console-running.png", 1280, 1400);
+        saveScreenshot("console-running.png", 1280, 1800);
+        if ("true".equals(System.getenv("CHANGEGRID_WRITE_DOCS"))) {
+            Path docs = Path.of("..", "docs", "console.png");
+            Files.copy(
+                    SCREENSHOTS.resolve("console-running.png"),
+                    docs,
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
 
         click(By.cssSelector("[data-group='" + GROUP + "'] [data-action='pause-group']"));
         awaitPageStates("PAUSED");
@@ -222,6 +267,33 @@ class ConsoleBrowserIT {
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> delivered.get() > beforeRewind);
         saveScreenshot("console-phone.png", 390, 1600);
+    }
+
+    private static long number(String text) {
+        return Long.parseLong(text.replaceAll("[^0-9]", ""));
+    }
+
+    /**
+     * The member's callback: counts the events it is handed, and reports the count as rows applied
+     * into a pretend target, so that the console shows the partition as an applier.
+     */
+    private final class CountingApplier implements ConsumerCallback, ApplyingCallback {
+
+        static final String TARGET = "counting://in-memory";
+
+        private final AtomicLong rows = new AtomicLong();
+
+        @Override
+        public CallbackResult onEvent(EventView event) {
+            delivered.incrementAndGet();
+            rows.incrementAndGet();
+            return CallbackResult.SUCCESS;
+        }
+
+        @Override
+        public ApplierStatus applierStatus() {
+            return new ApplierStatus(TARGET, 1, rows.get(), 0, 0, null);
+        }
     }
 
     private void writeRows(int rows) throws Exception {

@@ -218,7 +218,7 @@ public final class Consumer implements AutoCloseable {
         Dispatcher d = dispatcher;
         if (p == null || d == null) {
             return new ConsumerStatus(
-                    state, null, null, -1, -1, -1, 0, 0, 0, 0, 0, buffer.capacity());
+                    state, null, null, -1, -1, -1, 0, 0, 0, 0, 0, buffer.capacity(), 0, 0, 0);
         }
         long checkpointMicros = d.checkpointTimeMicros();
         long lag =
@@ -237,7 +237,10 @@ public final class Consumer implements AutoCloseable {
                 d.batches(),
                 d.retries(),
                 buffer.usedBytes(),
-                buffer.capacity());
+                buffer.capacity(),
+                p.bytesPulled(),
+                d.bytesDelivered(),
+                d.callbackNanos());
     }
 
     /** The dispatcher thread: dispatches until done, then takes everything else down. */

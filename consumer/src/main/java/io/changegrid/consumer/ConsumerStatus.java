@@ -19,6 +19,9 @@ import io.changegrid.consumer.pull.PullerState;
  * @param retries RETRY results of the callback
  * @param bufferUsedBytes bytes of the consumer buffer in use
  * @param bufferCapacity the buffer's size
+ * @param bytesPulled response body bytes taken into the buffer
+ * @param bytesDelivered frame bytes of the events handed to the callback, re-deliveries included
+ * @param callbackNanos nanoseconds spent in the callback's methods
  */
 public record ConsumerStatus(
         ConsumerState state,
@@ -32,4 +35,7 @@ public record ConsumerStatus(
         long batches,
         long retries,
         long bufferUsedBytes,
-        int bufferCapacity) {}
+        int bufferCapacity,
+        long bytesPulled,
+        long bytesDelivered,
+        long callbackNanos) {}

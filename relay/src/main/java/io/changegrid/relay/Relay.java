@@ -366,6 +366,8 @@ public final class Relay implements AutoCloseable {
                 fetcher.position().resumePosition(),
                 publisher.lastScn(),
                 publisher.lagMillis(),
+                publisher.lagClock() == null ? null : publisher.lagClock().wireName(),
+                publisher.receivedMillis(),
                 fetcher.lagScn(),
                 buffer.oldestScn(),
                 buffer.newestScn(),
@@ -456,6 +458,14 @@ public final class Relay implements AutoCloseable {
         Gauge.builder("changegrid.relay.buffer.bytes.used", buffer, EventBuffer::bytesUsed)
                 .baseUnit("bytes")
                 .register(metrics);
+        Gauge.builder("changegrid.relay.buffer.capacity", buffer, EventBuffer::capacity)
+                .baseUnit("bytes")
+                .description("The event buffer's size")
+                .register(metrics);
+        Gauge.builder("changegrid.relay.buffer.fill", buffer, b -> fill(b))
+                .baseUnit("ratio")
+                .description("The share of the event buffer in use, 0 to 1")
+                .register(metrics);
         Gauge.builder("changegrid.relay.buffer.scn.newest", buffer, EventBuffer::newestScn)
                 .register(metrics);
         Gauge.builder("changegrid.relay.buffer.scn.oldest", buffer, EventBuffer::oldestScn)
@@ -468,6 +478,11 @@ public final class Relay implements AutoCloseable {
         Gauge.builder("changegrid.relay.fetch.lag", publisher, Publisher::lagMillis)
                 .baseUnit("milliseconds")
                 .register(metrics);
+    }
+
+    private static double fill(EventBuffer buffer) {
+        long capacity = buffer.capacity();
+        return capacity <= 0 ? 0 : (double) buffer.bytesUsed() / capacity;
     }
 
     /**

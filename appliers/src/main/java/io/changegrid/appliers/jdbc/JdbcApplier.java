@@ -19,6 +19,8 @@ import io.changegrid.consumer.api.CheckpointingCallback;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.EventView;
 import io.changegrid.consumer.api.TransactionInfo;
+import io.changegrid.consumer.group.ApplierStatus;
+import io.changegrid.consumer.group.ApplyingCallback;
 import io.changegrid.consumer.group.metrics.MeteredCallback;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.policy.conflict.RowVersion;
@@ -74,7 +76,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: every callback method on the consumer's dispatcher thread; lanes commit on the
  * committer's threads while the dispatcher waits. The counters may be read from any thread.
  */
-public final class JdbcApplier implements CheckpointingCallback, MeteredCallback, AutoCloseable {
+public final class JdbcApplier
+        implements CheckpointingCallback, MeteredCallback, ApplyingCallback, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
 
@@ -112,6 +115,7 @@ public final class JdbcApplier implements CheckpointingCallback, MeteredCallback
     private volatile long transactionsApplied;
     private volatile long transactionsSkipped;
     private volatile long barriers;
+    private volatile String lastError;
 
     private JdbcApplier(ApplierOptions options) {
         this.options = options;
@@ -325,6 +329,23 @@ public final class JdbcApplier implements CheckpointingCallback, MeteredCallback
     }
 
     /**
+     * Where it writes (the JDBC URL without its parameters, which may hold credentials), its lanes,
+     * counters and last target error, for the member's status endpoint.
+     */
+    @Override
+    public ApplierStatus applierStatus() {
+        String url = options.url();
+        int parameters = url.indexOf('?');
+        return new ApplierStatus(
+                parameters < 0 ? url : url.substring(0, parameters),
+                options.lanes(),
+                rowsApplied(),
+                transactionsApplied(),
+                commits(),
+                lastError);
+    }
+
+    /**
      * Each lane's checkpoint SCN as this applier last wrote or read it; safe from any thread, and
      * empty while the applier reconnects.
      */
@@ -472,6 +493,7 @@ public final class JdbcApplier implements CheckpointingCallback, MeteredCallback
      * are parked (after parking it); FAIL (by throwing, so the cause is kept) for the others.
      */
     private CallbackResult failed(String what, Exception e) {
+        lastError = what + ": " + e;
         if (e instanceof SQLException sql && dialect.isTransient(sql)) {
             LOG.warn("target error, batch will be retried: {}, error={}", what, e.toString());
             resync = true;

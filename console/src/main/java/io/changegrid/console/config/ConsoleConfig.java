@@ -1,6 +1,10 @@
 package io.changegrid.console.config;
 
 import io.changegrid.config.Config;
+import io.changegrid.protocol.security.SecurityConfig;
+import io.changegrid.protocol.security.SecuritySettings;
+import io.changegrid.protocol.tls.RelayCredentials;
+import io.changegrid.protocol.tls.TlsConfig;
 import java.time.Duration;
 import java.util.Map;
 
@@ -14,6 +18,10 @@ import java.util.Map;
  * @param sampleInterval how often the grid is sampled
  * @param sampleHistory how far back the charts reach
  * @param probeTimeout how long one component's answer is waited for
+ * @param tls HTTPS and client certificates of the pages and API ({@code http.tls.*})
+ * @param security who may use the console ({@code security.*})
+ * @param credentials what the console shows relays and members' status endpoints ({@code
+ *     relay.tls.*}, {@code relay.token})
  */
 public record ConsoleConfig(
         String zooKeeper,
@@ -22,7 +30,10 @@ public record ConsoleConfig(
         int httpPort,
         Duration sampleInterval,
         Duration sampleHistory,
-        Duration probeTimeout) {
+        Duration probeTimeout,
+        TlsConfig tls,
+        SecurityConfig security,
+        RelayCredentials credentials) {
 
     /** From a configuration loaded with {@link ConsoleSettings#SCHEMA}. */
     public static ConsoleConfig from(Config config) {
@@ -33,7 +44,10 @@ public record ConsoleConfig(
                 config.get(ConsoleSettings.HTTP_PORT),
                 config.get(ConsoleSettings.SAMPLE_INTERVAL),
                 config.get(ConsoleSettings.SAMPLE_HISTORY),
-                config.get(ConsoleSettings.PROBE_TIMEOUT));
+                config.get(ConsoleSettings.PROBE_TIMEOUT),
+                ConsoleSettings.HTTP_TLS.read(config),
+                SecuritySettings.read(config),
+                RelayCredentials.read(config));
     }
 
     /** From {@code key=value} settings, as a test or an embedding process gives them. */

@@ -3,7 +3,11 @@ package io.changegrid.console.config;
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
+import io.changegrid.protocol.security.SecuritySettings;
+import io.changegrid.protocol.tls.RelayCredentials;
+import io.changegrid.protocol.tls.TlsSettings;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -80,17 +84,30 @@ public final class ConsoleSettings {
                                             && v.compareTo(Duration.ofSeconds(30)) <= 0,
                             "50ms..30s");
 
+    /** HTTPS and client certificates on the pages and API: {@code http.tls.*}, as on a relay. */
+    public static final TlsSettings HTTP_TLS = TlsSettings.server("http.tls");
+
     /** Every key of the console. */
-    public static final ConfigSchema SCHEMA =
-            new ConfigSchema(
-                    List.of(
-                            ZOOKEEPER,
-                            SESSION_TIMEOUT,
-                            HTTP_HOST,
-                            HTTP_PORT,
-                            SAMPLE_INTERVAL,
-                            SAMPLE_HISTORY,
-                            PROBE_TIMEOUT));
+    public static final ConfigSchema SCHEMA = new ConfigSchema(keys());
 
     private ConsoleSettings() {}
+
+    private static List<ConfigKey<?>> keys() {
+        List<ConfigKey<?>> keys =
+                new ArrayList<>(
+                        List.of(
+                                ZOOKEEPER,
+                                SESSION_TIMEOUT,
+                                HTTP_HOST,
+                                HTTP_PORT,
+                                SAMPLE_INTERVAL,
+                                SAMPLE_HISTORY,
+                                PROBE_TIMEOUT));
+        keys.addAll(HTTP_TLS.keys());
+        // The operators' credentials, checked as a relay checks its clients' (docs/security.md).
+        keys.addAll(SecuritySettings.KEYS);
+        // The console's own credentials towards secured relays and members' status endpoints.
+        keys.addAll(RelayCredentials.KEYS);
+        return List.copyOf(keys);
+    }
 }

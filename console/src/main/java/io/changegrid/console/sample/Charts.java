@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * The chart series the console computes from its own samples: per relay, events/s and bytes/s from
  * the differences of its published counters; per consumer group, the largest partition lag and each
- * partition's lag. Series of relays and groups that are gone are dropped.
+ * partition's lag; per applier (a partition whose owner applies into a target), rows/s and
+ * commits/s from its counters. Series of relays, groups and partitions that are gone are dropped.
  *
  * <p>Threading: not thread-safe; the sampler's thread only.
  */
@@ -25,6 +26,10 @@ final class Charts {
     private final Map<String, Series> byteSeries = new HashMap<>();
     private final Map<String, Series> groupLag = new HashMap<>();
     private final Map<String, Series> partitionLag = new HashMap<>();
+    private final Map<String, CounterRate> rowRates = new HashMap<>();
+    private final Map<String, CounterRate> commitRates = new HashMap<>();
+    private final Map<String, Series> rowSeries = new HashMap<>();
+    private final Map<String, Series> commitSeries = new HashMap<>();
 
     Charts(long windowMillis) {
         this.windowMillis = windowMillis;
@@ -64,12 +69,32 @@ final class Charts {
                     add(partitionLag, key, now, lag);
                     largest = Math.max(largest, lag);
                 }
+                JsonNode applier = partition.path("applier");
+                if (applier.isObject()) {
+                    // The owner is part of the key: a partition that moves starts its rates over.
+                    String at = key + "@" + partition.path("owner").asText();
+                    names.add(at);
+                    double rows = applier.path("rowsApplied").asDouble();
+                    double commits = applier.path("commits").asDouble();
+                    add(rowSeries, at, now, rate(rowRates, at, now, rows));
+                    add(commitSeries, at, now, rate(commitRates, at, now, commits));
+                }
             }
             if (largest >= 0) {
                 add(groupLag, group.group(), now, largest);
             }
         }
-        retain(names, groupLag, partitionLag);
+        retain(names, groupLag, partitionLag, rowRates, commitRates, rowSeries, commitSeries);
+    }
+
+    /** Rows/s of the applier of {@code partition} on {@code owner}. */
+    List<double[]> rowsPerSecond(String group, int partition, String owner) {
+        return points(rowSeries, group + "/" + partition + "@" + owner);
+    }
+
+    /** Commits/s of the applier of {@code partition} on {@code owner}. */
+    List<double[]> commitsPerSecond(String group, int partition, String owner) {
+        return points(commitSeries, group + "/" + partition + "@" + owner);
     }
 
     List<double[]> eventsPerSecond(String endpoint) {

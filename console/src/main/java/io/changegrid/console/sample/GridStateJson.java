@@ -22,8 +22,13 @@ import java.util.Map;
  *             "eventsPerSecond":[[millis,value],..],"bytesPerSecond":[[millis,value],..]}],
  *  "groups":[{"group":"orders","report":{..GroupReport..},"error":null,
  *             "control":{"paused":false,"pausedPartitions":[],"resets":{}},
- *             "lag":[[millis,value],..],"partitionLag":{"0":[[millis,value],..]}}]}
+ *             "lag":[[millis,value],..],"partitionLag":{"0":[[millis,value],..]}}],
+ *  "appliers":[{"group":"orders","partition":0,"owner":"m1","state":"RUNNING","target":"jdbc:..",
+ *               "lanes":4,"rowsApplied":..,"transactionsApplied":..,"commits":..,"lastError":null,
+ *               "rowsPerSecond":[[millis,value],..],"commitsPerSecond":[[millis,value],..]}]}
  * </pre>
+ *
+ * An applier is a partition whose owner reports an {@code applier} entry in its status.
  */
 final class GridStateJson {
 
@@ -59,6 +64,7 @@ final class GridStateJson {
             points(entry.putArray("bytesPerSecond"), charts.bytesPerSecond(relay.endpoint()));
         }
         ArrayNode groups = state.putArray("groups");
+        ArrayNode appliers = state.putArray("appliers");
         for (GroupSnapshot group : grid.groups()) {
             ObjectNode entry = groups.addObject();
             entry.put("group", group.group());
@@ -73,10 +79,25 @@ final class GridStateJson {
                     points(
                             partitionLag.putArray(Integer.toString(number)),
                             charts.partitionLag(group.group(), number));
+                    if (partition.path("applier").isObject()) {
+                        applier(appliers.addObject(), group.group(), partition, charts);
+                    }
                 }
             }
         }
         return state;
+    }
+
+    private static void applier(ObjectNode node, String group, JsonNode partition, Charts charts) {
+        int number = partition.path("partition").asInt();
+        String owner = partition.path("owner").asText();
+        node.put("group", group);
+        node.put("partition", number);
+        node.put("owner", owner);
+        node.put("state", partition.path("state").asText(null));
+        node.setAll((ObjectNode) partition.get("applier"));
+        points(node.putArray("rowsPerSecond"), charts.rowsPerSecond(group, number, owner));
+        points(node.putArray("commitsPerSecond"), charts.commitsPerSecond(group, number, owner));
     }
 
     private static void control(ObjectNode node, GroupControl control) {

@@ -25,10 +25,16 @@ final class RelayProbe {
 
     private final HttpClient http;
     private final Duration timeout;
+    private final String token;
 
-    RelayProbe(HttpClient http, Duration timeout) {
+    /**
+     * @param token the bearer token secured relays know the console by ({@code relay.token}); empty
+     *     sends none
+     */
+    RelayProbe(HttpClient http, Duration timeout, String token) {
         this.http = http;
         this.timeout = timeout;
+        this.token = token;
     }
 
     /** What {@code endpoint} answers now; an unreachable relay is a reading with an error. */
@@ -48,10 +54,12 @@ final class RelayProbe {
     }
 
     private String get(String url) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(timeout);
+        if (!token.isEmpty()) {
+            request.header("Authorization", "Bearer " + token);
+        }
         HttpResponse<String> response =
-                http.send(
-                        HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
-                        HttpResponse.BodyHandlers.ofString());
+                http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("HTTP " + response.statusCode() + " from " + url);
         }

@@ -45,9 +45,10 @@ public final class Sampler implements AutoCloseable {
             String zooKeeper,
             Duration interval,
             Duration history,
-            Duration probeTimeout) {
+            Duration probeTimeout,
+            String relayToken) {
         this.reader = reader;
-        this.probe = new RelayProbe(http, probeTimeout);
+        this.probe = new RelayProbe(http, probeTimeout, relayToken);
         this.charts = new Charts(history.toMillis());
         this.zooKeeper = zooKeeper;
         this.interval = interval;

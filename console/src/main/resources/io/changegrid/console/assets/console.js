@@ -4,7 +4,19 @@
 "use strict";
 
 const POLL_MILLIS = 2000;
+const TOKEN_KEY = "changegrid.console.token";
 let lastState = null;
+
+// A secured console wants a bearer token on every API request (or a client certificate, which the
+// browser shows by itself); the token is kept for this tab only.
+function authorized(options = {}) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? {...options, headers: {Authorization: "Bearer " + token}} : options;
+}
+
+function askForToken(show) {
+  document.getElementById("login").hidden = !show;
+}
 
 function esc(value) {
   return String(value ?? "").replace(/[&<>"']/g,
@@ -62,6 +74,7 @@ function relayCard(relay) {
       <dt>fetch</dt><dd><span class="state ${esc(s.fetch.state)}" data-field="fetch-state">${esc(s.fetch.state)}</span></dd>
       <dt>position</dt><dd>${esc(s.fetch.position)}</dd>
       <dt>lag</dt><dd data-field="relay-lag">${lag(s.fetch.lagMillis)} · ${num(s.fetch.lagScn)} SCN</dd>
+      <dt>lag clock</dt><dd data-field="lag-clock">${esc(s.fetch.lagClock ?? "–")}</dd>
       <dt>buffer SCNs</dt><dd>${num(s.buffer.oldestScn)} … ${num(s.buffer.newestScn)}</dd>
       <dt>buffer fill</dt><dd>${bytes(s.buffer.bytesUsed)} of ${bytes(s.buffer.capacity)} (${num(fill, 1)} %)
         <div class="fill"><span style="width:${Math.min(fill, 100).toFixed(1)}%"></span></div></dd>
@@ -133,6 +146,24 @@ function groupCard(group) {
     </table></div></div>`;
 }
 
+// One card per applier: a partition whose owner applies into a target.
+function applierCard(a) {
+  return `<div class="card applier" data-applier="${esc(a.group)}/${a.partition}">
+    <h3>${esc(a.group)} · partition ${a.partition}</h3>
+    <dl>
+      <dt>owner</dt><dd>${esc(a.owner)} · <span class="state ${esc(a.state ?? "")}">${esc(a.state ?? "–")}</span></dd>
+      <dt>target</dt><dd data-field="target">${esc(a.target)}</dd>
+      <dt>lanes</dt><dd data-field="lanes">${num(a.lanes)}</dd>
+      <dt>rows</dt><dd data-field="rows">${num(a.rowsApplied)}</dd>
+      <dt>commits</dt><dd data-field="commits">${num(a.commits)} · ${num(a.transactionsApplied)} transactions</dd>
+    </dl>
+    ${a.lastError ? `<p class="error" data-field="last-error">last error: ${esc(a.lastError)}</p>` : ""}
+    <div class="charts">
+      ${chart("rows/s", a.rowsPerSecond, v => num(v, 1))}
+      ${chart("commits/s", a.commitsPerSecond, v => num(v, 1))}
+    </div></div>`;
+}
+
 // sources → relays (and their split) → groups pulling from them → members
 function topology(state) {
   const sources = new Map();
@@ -180,6 +211,8 @@ function render(state) {
       state.relays.map(relayCard).join("") || '<p class="muted">no relay registered</p>';
   document.getElementById("groups-body").innerHTML =
       state.groups.map(groupCard).join("") || '<p class="muted">no consumer group set up</p>';
+  document.getElementById("appliers-body").innerHTML =
+      (state.appliers || []).map(applierCard).join("") || '<p class="muted">no applier running</p>';
   for (const [id, value] of Object.entries(typed)) {
     const input = document.getElementById(id);
     if (input) input.value = value;
@@ -196,7 +229,8 @@ function notice(message, ok) {
 
 async function poll() {
   try {
-    const response = await fetch("/api/grid", {cache: "no-store"});
+    const response = await fetch("/api/grid", authorized({cache: "no-store"}));
+    askForToken(response.status === 401);
     if (!response.ok) throw new Error((await response.json()).error || response.statusText);
     lastState = await response.json();
     render(lastState);
@@ -223,12 +257,18 @@ async function control(button) {
     path += "?scn=" + encodeURIComponent(input.value);
     input.value = "";
   }
-  const response = await fetch(path, {method: "POST"});
+  const response = await fetch(path, authorized({method: "POST"}));
   const body = await response.json();
   notice(response.ok ? action.replace("-", " ") + " asked (control version " + body.version + ")"
                      : body.error, response.ok);
 }
 
+document.getElementById("login").addEventListener("submit", event => {
+  event.preventDefault();
+  sessionStorage.setItem(TOKEN_KEY, document.getElementById("token").value.trim());
+  document.getElementById("token").value = "";
+  askForToken(false);
+});
 document.addEventListener("click", event => {
   const button = event.target.closest("button[data-action]");
   if (button) control(button);

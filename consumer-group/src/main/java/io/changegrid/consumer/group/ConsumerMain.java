@@ -123,10 +123,18 @@ public final class ConsumerMain implements Callable<Integer> {
                         "consumer-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
         RequestedStop.install("consumer", consumer::stop);
+        StandaloneEndpoint endpoint = null;
         try {
             consumer.start();
+            endpoint = StandaloneEndpoint.start(config, "consumer", consumer, callback);
+            if (endpoint != null) {
+                log.info("consumer status endpoint: url={}", endpoint.url());
+            }
             consumer.awaitTermination();
         } finally {
+            if (endpoint != null) {
+                endpoint.close();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdown);
             } catch (IllegalStateException e) {

@@ -13,8 +13,12 @@ import java.io.UncheckedIOException;
  * {"group":"orders","instance":"c1","connected":true,"leader":false,"relays":["http://r1:7070"],
  *  "partitions":[{"partition":0,"epoch":3,"state":"RUNNING","relay":"http://r1:7070/",
  *                 "startScn":..,"checkpointScn":..,"pulledScn":..,"lagMillis":12,
- *                 "eventsDelivered":..,"transactionsDelivered":..}]}
+ *                 "eventsDelivered":..,"transactionsDelivered":..,
+ *                 "applier":{"target":"jdbc:postgresql://db1/shop","lanes":4,"rowsApplied":..,
+ *                            "transactionsApplied":..,"commits":..,"lastError":null}}]}
  * </pre>
+ *
+ * {@code applier} only for a callback that applies into a target ({@link ApplyingCallback}).
  */
 final class GroupStatusJson {
 
@@ -52,6 +56,17 @@ final class GroupStatusJson {
                 json.writeNumberField("transactionsDelivered", partition.transactionsDelivered());
                 if (partition.error() != null) {
                     json.writeStringField("error", partition.error());
+                }
+                if (partition.applier() != null) {
+                    ApplierStatus applier = partition.applier();
+                    json.writeObjectFieldStart("applier");
+                    json.writeStringField("target", applier.target());
+                    json.writeNumberField("lanes", applier.lanes());
+                    json.writeNumberField("rowsApplied", applier.rowsApplied());
+                    json.writeNumberField("transactionsApplied", applier.transactionsApplied());
+                    json.writeNumberField("commits", applier.commits());
+                    json.writeStringField("lastError", applier.lastError());
+                    json.writeEndObject();
                 }
                 json.writeEndObject();
             }

@@ -219,7 +219,8 @@ final class PartitionRunner {
                     -1,
                     0,
                     0,
-                    startError);
+                    startError,
+                    null);
         }
         ConsumerStatus now = consumer.status();
         Optional<ConsumerException> failure = consumer.failure();
@@ -242,7 +243,8 @@ final class PartitionRunner {
                 now.lagMillis(),
                 now.eventsDelivered(),
                 now.transactionsDelivered(),
-                failure.map(Throwable::getMessage).orElse(null));
+                failure.map(Throwable::getMessage).orElse(null),
+                callback instanceof ApplyingCallback applier ? applier.applierStatus() : null);
     }
 
     private void startConsumer(List<String> newRelays, OptionalLong reset) {

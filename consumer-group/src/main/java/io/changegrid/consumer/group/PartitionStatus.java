@@ -15,6 +15,8 @@ package io.changegrid.consumer.group;
  * @param eventsDelivered events handed to the callback, re-deliveries included
  * @param transactionsDelivered transactions handed to the callback
  * @param error why it failed or was fenced; null otherwise
+ * @param applier its applier's figures when the callback applies into a target ({@link
+ *     ApplyingCallback}); null otherwise
  */
 public record PartitionStatus(
         int partition,
@@ -27,4 +29,5 @@ public record PartitionStatus(
         long lagMillis,
         long eventsDelivered,
         long transactionsDelivered,
-        String error) {}
+        String error,
+        ApplierStatus applier) {}

@@ -88,6 +88,8 @@ public final class Dispatcher implements Runnable {
     private volatile long transactionsDelivered;
     private volatile long batches;
     private volatile long retries;
+    private volatile long bytesDelivered;
+    private volatile long callbackNanos;
     private volatile ConsumerException failure;
 
     /**
@@ -211,6 +213,20 @@ public final class Dispatcher implements Runnable {
         return retries;
     }
 
+    /** Frame bytes of the events of whole transactions delivered, re-deliveries included. */
+    public long bytesDelivered() {
+        return bytesDelivered;
+    }
+
+    /**
+     * Nanoseconds spent in the callback: its batch methods, and each transaction from {@code
+     * onStartTransaction} to {@code onEndTransaction} (two clock reads a transaction, none an
+     * event).
+     */
+    public long callbackNanos() {
+        return callbackNanos;
+    }
+
     /** Why the dispatcher stopped, or null. */
     public ConsumerException failure() {
         return failure;
@@ -227,11 +243,14 @@ public final class Dispatcher implements Runnable {
         }
         long deadline = System.nanoTime() + maxWaitNanos;
         CallbackResult result;
+        long started = System.nanoTime();
         try {
             result = callback.onStartBatch();
         } catch (Throwable t) {
+            timeCallback(started);
             return abandon(CallbackResult.FAIL, "onStartBatch", cursor.scn(), -1, t);
         }
+        timeCallback(started);
         if (result != CallbackResult.SUCCESS) {
             return abandon(result, "onStartBatch", cursor.scn(), -1, null);
         }
@@ -269,11 +288,14 @@ public final class Dispatcher implements Runnable {
         if (!gate.isOpen()) {
             return suspend(true);
         }
+        long ending = System.nanoTime();
         try {
             result = callback.onEndBatch(pendingScn);
         } catch (Throwable t) {
+            timeCallback(ending);
             return abandon(CallbackResult.FAIL, "onEndBatch", pendingScn, -1, t);
         }
+        timeCallback(ending);
         if (result != CallbackResult.SUCCESS) {
             return abandon(result, "onEndBatch", pendingScn, -1, null);
         }
@@ -283,8 +305,23 @@ public final class Dispatcher implements Runnable {
         return !finished;
     }
 
+    /**
+     * Adds the time since {@code started} to the callback's; before any rollback or back-off, which
+     * are not the callback's time.
+     */
+    private void timeCallback(long started) {
+        callbackNanos = callbackNanos + (System.nanoTime() - started);
+    }
+
     /** Delivers the transaction the cursor is on; false (and why in the abandon fields) if not. */
     private boolean deliverTransaction() {
+        long started = System.nanoTime();
+        boolean delivered = deliverTransactionTimed();
+        timeCallback(started);
+        return delivered;
+    }
+
+    private boolean deliverTransactionTimed() {
         int source = cursor.source();
         frame.wrap(frames, cursor.endFrame());
         int eventCount = frame.index();
@@ -330,6 +367,7 @@ public final class Dispatcher implements Runnable {
         }
         eventsDelivered = eventsDelivered + transaction.deliveredCount();
         transactionsDelivered = transactionsDelivered + 1;
+        bytesDelivered = bytesDelivered + (offset - cursor.transactionStart());
         return true;
     }
 

@@ -2,7 +2,6 @@ package io.changegrid.deploy.local;
 
 import io.changegrid.console.Console;
 import io.changegrid.console.config.ConsoleConfig;
-import io.changegrid.console.http.RequestAuthenticator;
 import io.changegrid.gridkit.server.EmbeddedZooKeeper;
 import java.util.Map;
 
@@ -33,8 +32,7 @@ final class LocalConsole implements AutoCloseable {
                             ConsoleConfig.of(
                                     Map.of(
                                             "cluster.zookeeper", zooKeeper.connectString(),
-                                            "http.port", Integer.toString(port))),
-                            RequestAuthenticator.UNAUTHENTICATED);
+                                            "http.port", Integer.toString(port))));
             return new LocalConsole(zooKeeper, console);
         } catch (Exception | Error e) {
             zooKeeper.close();

@@ -97,6 +97,8 @@ class LocalGridIT {
                 .contains("consumer applies into PostgreSQL " + targetUrl())
                 .contains("  console  http://127.0.0.1:")
                 .contains("row-count check: source and target agree on every table")
+                // A caught-up consumer shows its relay's lag, on the clock the source allows.
+                .containsPattern("lag +[0-9,]+ ms \\((receive-time|commit-micros)\\)")
                 .doesNotContain("DIFFERENT");
         assertThat(Files.exists(work.resolve("events.jsonl"))).isFalse();
         for (String table : List.of("customers", "orders", "order_items")) {

@@ -8,6 +8,9 @@ import io.changegrid.config.ValueKind;
 import io.changegrid.config.ZooKeeperAuthKeys;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.FetcherProviders;
+import io.changegrid.protocol.security.AnonymousAccess;
+import io.changegrid.protocol.security.CertificatePrincipal;
+import io.changegrid.protocol.security.SecuritySettings;
 import io.changegrid.protocol.tls.TlsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -181,37 +184,13 @@ public final class RelaySettings {
     /** TLS on the HTTP API: {@code http.tls.*}, the shape every TLS end shares. */
     public static final TlsSettings HTTP_TLS = TlsSettings.server("http.tls");
 
-    public static final ConfigKey<String> SECURITY_TOKENS =
-            ConfigKey.of(
-                    "security.tokens",
-                    ValueKind.STRING,
-                    "",
-                    "Token file: one line per bearer token, sha256:<hex of the token's SHA-256> <principal>;"
-                            + " re-read when it changes, so tokens rotate without a restart (docs/security.md)."
-                            + " Empty: no tokens.");
-    public static final ConfigKey<String> SECURITY_ACCESS =
-            ConfigKey.of(
-                    "security.access",
-                    ValueKind.STRING,
-                    "",
-                    "Access file: per principal the tables it may stream, their columns, the schemas it may"
-                            + " read and the operations role; re-read when it changes. Empty: every principal"
-                            + " may do everything.");
-    public static final ConfigKey<AnonymousAccess> SECURITY_ANONYMOUS =
-            ConfigKey.of(
-                    "security.anonymous",
-                    ValueKind.oneOf(AnonymousAccess.class),
-                    AnonymousAccess.AUTO,
-                    "Requests showing neither token nor client certificate: auto (served only while"
-                            + " neither security.tokens nor http.tls.clientAuth is set), allow (as principal"
-                            + " anonymous) or deny (401).");
+    /** {@code security.*}: defined once in the protocol module, shared with the console. */
+    public static final ConfigKey<String> SECURITY_TOKENS = SecuritySettings.TOKENS;
+
+    public static final ConfigKey<String> SECURITY_ACCESS = SecuritySettings.ACCESS;
+    public static final ConfigKey<AnonymousAccess> SECURITY_ANONYMOUS = SecuritySettings.ANONYMOUS;
     public static final ConfigKey<CertificatePrincipal> SECURITY_CERTIFICATE_PRINCIPAL =
-            ConfigKey.of(
-                    "security.certificatePrincipal",
-                    ValueKind.oneOf(CertificatePrincipal.class),
-                    CertificatePrincipal.CN,
-                    "Which name of a client certificate is the principal: cn (subject common name) or"
-                            + " san (first DNS, URI or e-mail subject alternative name).");
+            SecuritySettings.CERTIFICATE_PRINCIPAL;
 
     public static final ConfigKey<String> CLUSTER_ZOOKEEPER =
             ConfigKey.of(

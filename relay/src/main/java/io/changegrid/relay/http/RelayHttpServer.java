@@ -117,6 +117,7 @@ public final class RelayHttpServer implements AutoCloseable {
         server.setHandler(new FatalErrorHandler(limited));
         Gauge.builder("changegrid.relay.http.connections.open", limited::open).register(metrics);
         Gauge.builder("changegrid.relay.stream.parked", stream::parkedPolls).register(metrics);
+        stream.servingMeters().bindTo(metrics);
         Gauge.builder("changegrid.relay.stream.memory.used", stream::servingMemoryInUse)
                 .baseUnit("bytes")
                 .register(metrics);

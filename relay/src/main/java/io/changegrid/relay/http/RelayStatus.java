@@ -7,7 +7,10 @@ package io.changegrid.relay.http;
  *     STOPPED or FAILED
  * @param fetchError why it failed, or null
  * @param fetchPosition the source position after the last transaction read completely
- * @param lagMillis time since the source commit of the last published transaction or heartbeat
+ * @param lagMillis how far the relay is behind its source, on {@code lagClock}, or -1
+ * @param lagClock the clock of {@code lagMillis}: commit-micros, receive-time or commit-seconds;
+ *     null before the first entry
+ * @param receivedMillis when the relay received its newest entry (its own clock), or -1
  * @param lagScn how far the source's log is ahead of the fetch position, in SCN units, or -1
  */
 public record RelayStatus(
@@ -18,6 +21,8 @@ public record RelayStatus(
         String fetchPosition,
         long lastPublishedScn,
         long lagMillis,
+        String lagClock,
+        long receivedMillis,
         long lagScn,
         long oldestScn,
         long newestScn,

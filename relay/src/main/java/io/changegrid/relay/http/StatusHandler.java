@@ -39,6 +39,8 @@ final class StatusHandler extends Handler.Abstract.NonBlocking {
                     json.writeStringField("position", now.fetchPosition());
                     json.writeNumberField("lastPublishedScn", now.lastPublishedScn());
                     json.writeNumberField("lagMillis", now.lagMillis());
+                    json.writeStringField("lagClock", now.lagClock());
+                    json.writeNumberField("receivedMillis", now.receivedMillis());
                     json.writeNumberField("lagScn", now.lagScn());
                     json.writeEndObject();
                     json.writeObjectFieldStart("buffer");

@@ -51,6 +51,7 @@ public final class Publisher implements TransactionSink {
     private final Counter events;
     private final Counter bytes;
     private volatile long lastCommitTimeMicros;
+    private final SourceLag lag = new SourceLag(System::currentTimeMillis);
     private volatile long lastScn = -1;
     private long previousScn;
     private String previousPosition;
@@ -160,6 +161,7 @@ public final class Publisher implements TransactionSink {
         }
 
         lastCommitTimeMicros = commitTimeMicros;
+        lag.received(commitTimeMicros, eventCount > 0);
         lastScn = scn;
         transactions.increment();
         bytes.increment(length);
@@ -198,11 +200,21 @@ public final class Publisher implements TransactionSink {
         return commit == 0 ? -1 : TimeUnit.MICROSECONDS.toMillis(commit);
     }
 
-    /** Milliseconds between the source commit of the last published entry and now, or -1. */
+    /**
+     * How far the relay is behind its source, in milliseconds, on {@link #lagClock}'s clock, or -1
+     * before the first entry ({@link SourceLag}).
+     */
     public long lagMillis() {
-        long commit = lastCommitTimeMicros;
-        return commit == 0
-                ? -1
-                : Math.max(0, System.currentTimeMillis() - TimeUnit.MICROSECONDS.toMillis(commit));
+        return lag.lagMillis();
+    }
+
+    /** The clock {@link #lagMillis} is read on; null before the first entry. */
+    public LagClock lagClock() {
+        return lag.clock();
+    }
+
+    /** When this relay received its newest entry (its own clock, never in a frame), or -1. */
+    public long receivedMillis() {
+        return lag.receivedMillis();
     }
 }

@@ -1,11 +1,10 @@
 package io.changegrid.relay.security;
 
 import io.changegrid.config.Config;
+import io.changegrid.protocol.security.Listening;
 import io.changegrid.protocol.tls.ClientAuth;
 import io.changegrid.protocol.tls.TlsConfig;
 import io.changegrid.relay.config.RelaySettings;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +26,7 @@ public final class RelayExposure {
         boolean tokens = !config.get(RelaySettings.SECURITY_TOKENS).isBlank();
         boolean certificates = tls.clientAuth() != ClientAuth.NONE;
         int warnings = 0;
-        if (!isLoopback(host) && !tokens && !certificates) {
+        if (!Listening.isLoopback(host) && !tokens && !certificates) {
             LOG.warn(
                     "!!! INSECURE: the relay's HTTP API listens on a non-loopback address without"
                             + " authentication: {}={}, {} and {}.clientAuth unset; anyone who reaches the"
@@ -38,7 +37,7 @@ public final class RelayExposure {
                     RelaySettings.HTTP_TLS.prefix());
             warnings++;
         }
-        if (tokens && !tls.hasKey() && !isLoopback(host)) {
+        if (tokens && !tls.hasKey() && !Listening.isLoopback(host)) {
             LOG.warn(
                     "!!! INSECURE: bearer tokens are configured but {}.* is not: tokens and data cross"
                             + " the network in clear text: {}={}",
@@ -48,16 +47,5 @@ public final class RelayExposure {
             warnings++;
         }
         return warnings;
-    }
-
-    private static boolean isLoopback(String host) {
-        if (host.equalsIgnoreCase("localhost")) {
-            return true;
-        }
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false; // unresolvable here: assume exposed, the warning is cheap
-        }
     }
 }

@@ -1,6 +1,8 @@
 package io.changegrid.relay.security;
 
 import io.changegrid.protocol.RelayApi;
+import io.changegrid.protocol.security.Authentication;
+import io.changegrid.protocol.security.Principal;
 import io.changegrid.relay.response.JsonResponse;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -42,7 +44,7 @@ public final class SecurityHandler extends Handler.Wrapper {
         if (RelayApi.HEALTH.equals(path)) {
             return super.handle(request, response, callback);
         }
-        AccessControl.Authentication authentication = access.authenticate(request);
+        Authentication authentication = access.authenticate(request);
         if (authentication.principal() == null) {
             response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"changegrid\"");
             JsonResponse.error(

@@ -87,17 +87,16 @@ final class StreamBody {
     }
 
     /**
-     * Writes the wanted frames of {@code entries[0, length)} as JSON lines, in chunks; {@code done}
-     * completes once the last one is written. Projected frames are decoded with the schemas the
-     * principal sees, gathered into a registry of this response's own.
+     * Writes {@code entries[0, kept)}, frames already filtered ({@link #filterInPlace}), as JSON
+     * lines, in chunks; {@code done} completes once the last one is written. Projected frames are
+     * decoded with the schemas the principal sees, gathered into a registry of this response's own.
      */
     void writeJson(
             Response response,
             ByteBuffer entries,
-            int length,
+            int kept,
             Subscription subscription,
             Callback done) {
-        int kept = filterInPlace(entries, length, subscription);
         ChangeEventDecoder json = decoder;
         if (projected != null) {
             SchemaRegistry visible = new SchemaRegistry();

@@ -1,5 +1,6 @@
 package io.changegrid.relay.stream;
 
+import io.changegrid.events.frame.EventFrame;
 import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.AppendListener;
 import io.changegrid.relay.buffer.EventBuffer;
@@ -85,6 +86,9 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
     private final ServingMemory memory;
     private final ParkedPolls parkedPolls;
     private final LongSupplier sourceTimeMillis;
+    private final ServingMeters meters;
+    private final String principal;
+    private final EventFrame counted = new EventFrame();
     private final ByteBufferPool pool;
     private final Executor executor;
     private final Scheduler scheduler;
@@ -112,6 +116,8 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         this.memory = serving.memory();
         this.parkedPolls = serving.parkedPolls();
         this.sourceTimeMillis = serving.sourceTimeMillis();
+        this.meters = serving.meters();
+        this.principal = grant.principal();
         this.pool = request.getComponents().getByteBufferPool();
         this.executor = request.getComponents().getExecutor();
         this.scheduler = request.getComponents().getScheduler();
@@ -307,13 +313,15 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
     private void respondEntries(ByteBuffer entries, int length, long lastScn, Runnable written) {
         finish();
         headers(200, lastScn);
+        int kept = body.filterInPlace(entries, length, subscription);
+        // Counted before the write: once written, the buffer goes back to the pool. A JSON
+        // response counts its frames' bytes, as a binary one does.
+        meters.served(principal, ServingMeters.events(entries, kept, counted), kept);
         if (params.format() == StreamFormat.JSON) {
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON_TYPE);
-            body.writeJson(
-                    response, entries, length, subscription, Callback.from(callback, written));
+            body.writeJson(response, entries, kept, subscription, Callback.from(callback, written));
             return;
         }
-        int kept = body.filterInPlace(entries, length, subscription);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, BINARY_TYPE);
         ByteBuffer view = entries.duplicate();
         view.limit(kept).position(0);

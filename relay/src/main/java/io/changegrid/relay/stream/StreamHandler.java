@@ -115,7 +115,8 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
                         registry,
                         new ServingMemory(limits.servingMemoryBytes()),
                         new ParkedPolls(limits.maxParkedPolls()),
-                        sourceTimeMillis);
+                        sourceTimeMillis,
+                        new ServingMeters());
         this.filters = new SubscriptionFilters(registry);
         this.sourceId = Integer.toString(sourceId);
         this.schemaFingerprint = schemaFingerprint;
@@ -187,6 +188,11 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
         }
         new StreamExchange(request, response, callback, serving, params, grant).start();
         return true;
+    }
+
+    /** What this relay served, per principal; bind it to the relay's registry. */
+    public ServingMeters servingMeters() {
+        return serving.meters();
     }
 
     /** Requests parked now, waiting for events or for serving memory. */

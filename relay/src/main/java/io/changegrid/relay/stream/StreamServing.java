@@ -15,10 +15,12 @@ import java.util.function.LongSupplier;
  * @param parkedPolls the parked requests, against their limit
  * @param sourceTimeMillis the source time of the newest entry the fetcher received, or -1 ({@link
  *     io.changegrid.protocol.StreamResponse#SOURCE_TIME}); read when an answer is sent
+ * @param meters what is served, per principal
  */
 record StreamServing(
         EventBuffer buffer,
         SchemaRegistry registry,
         ServingMemory memory,
         ParkedPolls parkedPolls,
-        LongSupplier sourceTimeMillis) {}
+        LongSupplier sourceTimeMillis,
+        ServingMeters meters) {}

@@ -85,14 +85,16 @@ public final class GroupSettings {
                     "cluster.status.host",
                     ValueKind.STRING,
                     "127.0.0.1",
-                    "Address the group member's status endpoint listens on.");
+                    "Address the status endpoint listens on (a group member's, or a standalone"
+                            + " consumer's).");
     public static final ConfigKey<Integer> CLUSTER_STATUS_PORT =
             ConfigKey.of(
                             "cluster.status.port",
                             ValueKind.INT,
                             -1,
-                            "Port of the group member's status endpoint, GET /v1/status and GET"
-                                    + " /metrics (-1: none; 0: any free port).")
+                            "Port of the status endpoint, GET /v1/status and GET /metrics, of a group"
+                                    + " member or a standalone consumer (its stream as partition 0 of"
+                                    + " group standalone); -1: none; 0: any free port.")
                     .validatedBy(v -> v >= -1 && v < 65536, "-1..65535");
 
     /** TLS of the status endpoint, {@code cluster.status.tls.*}: the shape every TLS end shares. */

@@ -65,6 +65,24 @@ public final class ConsumerMeters implements AutoCloseable {
                 consumer,
                 tags,
                 s -> s.retries());
+        partitionMeters.counter(
+                "changegrid.consumer.pulled.bytes",
+                "Response body bytes pulled from relays into the consumer buffer",
+                consumer,
+                tags,
+                s -> s.bytesPulled());
+        partitionMeters.counter(
+                "changegrid.consumer.delivered.bytes",
+                "Frame bytes of the events handed to the callback, re-deliveries included",
+                consumer,
+                tags,
+                s -> s.bytesDelivered());
+        partitionMeters.counter(
+                "changegrid.consumer.callback.seconds",
+                "Time spent in the callback's methods (batches and whole transactions)",
+                consumer,
+                tags,
+                s -> s.callbackNanos() / 1e9);
         partitionMeters.gauge(
                 "changegrid.consumer.buffer.used",
                 "bytes",

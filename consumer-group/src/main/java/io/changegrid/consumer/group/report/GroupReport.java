@@ -147,6 +147,9 @@ public final class GroupReport {
                 if (live.hasNonNull("error")) {
                     entry.put("error", live.path("error").asText());
                 }
+                if (live.hasNonNull("applier")) {
+                    entry.set("applier", live.get("applier"));
+                }
             }
         }
         return report;

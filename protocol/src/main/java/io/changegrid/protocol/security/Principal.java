@@ -1,4 +1,4 @@
-package io.changegrid.relay.security;
+package io.changegrid.protocol.security;
 
 /**
  * Who a request comes from.

@@ -1,4 +1,4 @@
-package io.changegrid.relay.config;
+package io.changegrid.protocol.security;
 
 /**
  * Which name of a client certificate is the principal's ({@code security.certificatePrincipal}).

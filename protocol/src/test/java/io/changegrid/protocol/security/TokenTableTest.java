@@ -1,4 +1,4 @@
-package io.changegrid.relay.security;
+package io.changegrid.protocol.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,5 @@
-package io.changegrid.relay.security;
+package io.changegrid.protocol.security;
 
-import io.changegrid.relay.config.CertificatePrincipal;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.Collection;

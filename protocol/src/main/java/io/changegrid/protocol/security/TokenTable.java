@@ -1,4 +1,4 @@
-package io.changegrid.relay.security;
+package io.changegrid.protocol.security;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
