@@ -51,6 +51,7 @@ public final class Publisher implements TransactionSink {
     private final Counter events;
     private final Counter bytes;
     private volatile long lastCommitTimeMicros;
+    private volatile long lastEntryNanos = System.nanoTime();
     private volatile long lastScn = -1;
     private long previousScn;
     private String previousPosition;
@@ -160,6 +161,7 @@ public final class Publisher implements TransactionSink {
         }
 
         lastCommitTimeMicros = commitTimeMicros;
+        lastEntryNanos = now;
         lastScn = scn;
         transactions.increment();
         bytes.increment(length);
@@ -181,6 +183,15 @@ public final class Publisher implements TransactionSink {
     @Override
     public String durablePosition() {
         return durablePosition;
+    }
+
+    /**
+     * {@link System#nanoTime()} when the fetcher last handed over a transaction or heartbeat (when
+     * this publisher was made, before the first): how long ago the relay last heard from its
+     * source. Any thread.
+     */
+    public long lastEntryNanos() {
+        return lastEntryNanos;
     }
 
     /** The SCN last published, or -1. */
