@@ -256,6 +256,9 @@ public final class ChaosCommand implements Callable<Integer> {
                     diff.sourceSha256().equals(diff.targetSha256())
                             ? "= target"
                             : "!= target " + diff.targetSha256().substring(0, 12));
+            if (!diff.examples().isEmpty()) {
+                System.out.println("chaos:   e.g. " + diff.examples());
+            }
         }
         System.out.printf(
                 Locale.ROOT,

@@ -30,6 +30,8 @@ import java.util.TreeMap;
  * @param differing keys in both whose values differ
  * @param sourceSha256 over the source's rows
  * @param targetSha256 over the target's rows
+ * @param examples up to {@value #EXAMPLES} keys of each kind of difference, e.g. {@code lost 17},
+ *     for whoever investigates
  */
 record TableDiff(
         String table,
@@ -39,7 +41,10 @@ record TableDiff(
         long extra,
         long differing,
         String sourceSha256,
-        String targetSha256) {
+        String targetSha256,
+        List<String> examples) {
+
+    static final int EXAMPLES = 5;
 
     private static final String NULL = "\u2400";
     private static final String MISSING_COLUMN = "\u2205";
@@ -60,16 +65,21 @@ record TableDiff(
                         : rows(target, schema + "." + table, columns, targetColumns);
         long lost = 0;
         long differing = 0;
+        long extra = 0;
+        List<String> examples = new ArrayList<>();
         for (Map.Entry<Long, String> row : sourceRows.entrySet()) {
             String other = targetRows.get(row.getKey());
             if (other == null) {
-                lost++;
+                lost = count(lost, "lost", row.getKey(), examples);
             } else if (!other.equals(row.getValue())) {
-                differing++;
+                differing = count(differing, "differing", row.getKey(), examples);
             }
         }
-        long extra =
-                targetRows.keySet().stream().filter(key -> !sourceRows.containsKey(key)).count();
+        for (Long key : targetRows.keySet()) {
+            if (!sourceRows.containsKey(key)) {
+                extra = count(extra, "extra", key, examples);
+            }
+        }
         return new TableDiff(
                 schema + "." + table,
                 sourceRows.size(),
@@ -78,7 +88,16 @@ record TableDiff(
                 extra,
                 differing,
                 sha256(sourceRows),
-                sha256(targetRows));
+                sha256(targetRows),
+                List.copyOf(examples));
+    }
+
+    /** One more difference of a kind: counted, and its key kept while there are few. */
+    private static long count(long sofar, String kind, long key, List<String> examples) {
+        if (sofar < EXAMPLES) {
+            examples.add(kind + " " + key);
+        }
+        return sofar + 1;
     }
 
     /** The table's column names in order, lower case; empty when the table does not exist. */
