@@ -25,14 +25,15 @@ import picocli.CommandLine.Option;
  * --duration} the {@link ChaosMonkey} kills one of them with SIGKILL at seeded random moments and
  * starts it again. Then the load stops, everything is up, and the run waits until the target equals
  * the source ({@link TableDiff}, every row by key), reporting kills per component, rows lost, extra
- * and differing, and the time to drain.
+ * and differing, changes applied twice ({@link RepeatWatch}), and the time to drain.
  *
  * <pre>
  * bin/bench chaos --duration 10m --seed 7
  * </pre>
  *
- * Exit status 0 when the target equals the source, 1 when a row is lost, extra or differs (or the
- * drain did not finish in {@code --drain-timeout}).
+ * Exit status 0 when the target equals the source and no change was applied twice, 1 when a row is
+ * lost, extra or differs, a change was applied twice, or the drain did not finish in {@code
+ * --drain-timeout}.
  */
 @Command(
         name = "chaos",
@@ -134,7 +135,7 @@ public final class ChaosCommand implements Callable<Integer> {
                 kinds.put("source", List.of(new SourceTarget(source)));
                 ObjectNode line = runChaos(chosenSeed, chaos, source, target, kinds);
                 ResultFile.append(results, line);
-                boolean equal = line.get("equal").asBoolean();
+                boolean equal = line.get("ok").asBoolean();
                 if (equal) {
                     work.succeeded();
                 }
@@ -159,6 +160,9 @@ public final class ChaosCommand implements Callable<Integer> {
         long started = System.nanoTime();
         Drain drain = new Drain(source, target);
         drain.awaitPreload(Duration.ofMinutes(3));
+        try (Connection to = target.connect()) {
+            RepeatWatch.install(to);
+        }
         System.out.printf(
                 Locale.ROOT,
                 "chaos: grid flowing (preloaded rows in the target) after %.1f s; load and kills"
@@ -196,7 +200,11 @@ public final class ChaosCommand implements Callable<Integer> {
                 load.large(),
                 load.ddlSeconds());
         Drain.Result result = drain.untilEqual(parse(drainTimeout), monkey::reviveAll);
-        return report(chosenSeed, chaos, load, monkey, result);
+        RepeatWatch.Repeats repeats;
+        try (Connection to = target.connect()) {
+            repeats = RepeatWatch.read(to);
+        }
+        return report(chosenSeed, chaos, load, monkey, result, repeats);
     }
 
     private ObjectNode report(
@@ -204,7 +212,8 @@ public final class ChaosCommand implements Callable<Integer> {
             Duration chaos,
             ChaosLoad load,
             ChaosMonkey monkey,
-            Drain.Result result) {
+            Drain.Result result,
+            RepeatWatch.Repeats repeats) {
         ObjectNode line = ResultFile.newLine("chaos");
         line.put("seed", chosenSeed);
         line.put("durationSeconds", chaos.toSeconds());
@@ -233,6 +242,9 @@ public final class ChaosCommand implements Callable<Integer> {
         line.put("rowsDiffering", differing);
         line.put("drainSeconds", ResultFile.round(result.seconds(), 1));
         line.put("equal", result.equal());
+        line.put("changesAppliedTwice", repeats.count());
+        boolean ok = result.equal() && repeats.count() == 0;
+        line.put("ok", ok);
         System.out.println();
         System.out.println(
                 "chaos: seed "
@@ -260,13 +272,18 @@ public final class ChaosCommand implements Callable<Integer> {
                 System.out.println("chaos:   e.g. " + diff.examples());
             }
         }
+        if (repeats.count() > 0) {
+            System.out.println("chaos:   changes applied twice, e.g. " + repeats.examples());
+        }
         System.out.printf(
                 Locale.ROOT,
-                "chaos: %s: rows lost=%d extra=%d differing=%d, drained in %.1f s%n",
-                result.equal() ? "OK" : "FAILED",
+                "chaos: %s: rows lost=%d extra=%d differing=%d, changes applied twice=%d, drained"
+                        + " in %.1f s%n",
+                ok ? "OK" : "FAILED",
                 lost,
                 extra,
                 differing,
+                repeats.count(),
                 result.seconds());
         return line;
     }

@@ -30,6 +30,7 @@ final class ChaosLoad {
     static final String SCHEMA = "chaos";
     static final String[] TABLES = {"accounts", "transfers"};
     static final int PRELOADED_ACCOUNTS = 2_000;
+    static final int PRELOADED_TRANSFERS = 200;
     private static final int LARGE_ROWS = 2_000;
     private static final int LARGE_EVERY = 250;
 
@@ -48,7 +49,7 @@ final class ChaosLoad {
     private Thread thread;
     private Connection connection;
     private long nextAccount = PRELOADED_ACCOUNTS + 1;
-    private long nextTransfer = 1;
+    private long nextTransfer = PRELOADED_TRANSFERS + 1;
 
     /**
      * @param ddlAfterSeconds when the {@code ADD COLUMN} runs, counted from construction
@@ -62,7 +63,10 @@ final class ChaosLoad {
         this.ddlAtNanos = startNanos + TimeUnit.SECONDS.toNanos(ddlAfterSeconds);
     }
 
-    /** Creates the schema and the preloaded accounts (before any relay starts). */
+    /**
+     * Creates the schema, the preloaded accounts and transfers (before any relay starts; the
+     * appliers create both target tables from them).
+     */
     static void createSchema(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE " + SCHEMA);
@@ -83,6 +87,16 @@ final class ChaosLoad {
                 insert.setLong(1, id);
                 insert.setString(2, "owner-" + id);
                 insert.setString(3, "n".repeat(id % 300));
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        try (PreparedStatement insert =
+                connection.prepareStatement(
+                        "INSERT INTO chaos.transfers VALUES (?, ?, 1.00, 'preloaded')")) {
+            for (int id = 1; id <= PRELOADED_TRANSFERS; id++) {
+                insert.setLong(1, id);
+                insert.setLong(2, id);
                 insert.addBatch();
             }
             insert.executeBatch();

@@ -3,6 +3,7 @@ package io.changegrid.bench.chaos;
 import io.changegrid.gridkit.server.MariaDbServer;
 import io.changegrid.gridkit.server.PostgresDatabase;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -41,16 +42,19 @@ final class Drain {
         this.target = target;
     }
 
-    /** Until the target holds the preloaded accounts. */
+    /** Until the target holds the preloaded accounts and transfers. */
     void awaitPreload(Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (targetAccounts() < ChaosLoad.PRELOADED_ACCOUNTS) {
+        while (targetRows("accounts") < ChaosLoad.PRELOADED_ACCOUNTS
+                || targetRows("transfers") < ChaosLoad.PRELOADED_TRANSFERS) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(
                         "the grid did not apply the preloaded rows in time: after="
                                 + timeout
-                                + ", target rows="
-                                + targetAccounts());
+                                + ", target accounts="
+                                + targetRows("accounts")
+                                + ", transfers="
+                                + targetRows("transfers"));
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
         }
@@ -87,23 +91,28 @@ final class Drain {
         return diffs;
     }
 
-    private long targetAccounts() throws SQLException {
+    /** Rows of {@code chaos.<table>} in the target; 0 while the applier has not created it. */
+    private long targetRows(String table) throws SQLException {
         try (Connection to = target.connect();
-                Statement statement = to.createStatement();
-                ResultSet count =
-                        statement.executeQuery(
+                PreparedStatement exists =
+                        to.prepareStatement(
                                 "SELECT count(*) FROM information_schema.tables WHERE"
-                                        + " table_schema = 'chaos' AND table_name = 'accounts'")) {
-            count.next();
-            if (count.getLong(1) == 0) {
-                return 0;
+                                        + " table_schema = ? AND table_name = ?")) {
+            exists.setString(1, ChaosLoad.SCHEMA);
+            exists.setString(2, table);
+            try (ResultSet count = exists.executeQuery()) {
+                count.next();
+                if (count.getLong(1) == 0) {
+                    return 0;
+                }
             }
-        }
-        try (Connection to = target.connect();
-                Statement statement = to.createStatement();
-                ResultSet count = statement.executeQuery("SELECT count(*) FROM chaos.accounts")) {
-            count.next();
-            return count.getLong(1);
+            try (Statement statement = to.createStatement();
+                    ResultSet count =
+                            statement.executeQuery(
+                                    "SELECT count(*) FROM " + ChaosLoad.SCHEMA + "." + table)) {
+                count.next();
+                return count.getLong(1);
+            }
         }
     }
 }

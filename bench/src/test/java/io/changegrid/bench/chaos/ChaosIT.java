@@ -14,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The chaos run's short form, as {@code bin/bench chaos} runs it: 90 s of kills with a fixed seed
  * (printed by the run) over a private MariaDB, ZooKeeper, two relays and three appliers into the
- * local PostgreSQL; every kind of component is killed at least once and the target ends equal to
- * the source. The long form and its figures: docs/benchmarks.md, "Chaos".
+ * local PostgreSQL; every kind of component is killed at least once, the target ends equal to the
+ * source, and no change was applied twice. The long form and its figures: docs/benchmarks.md,
+ * "Chaos".
  */
 class ChaosIT {
 
@@ -44,6 +45,7 @@ class ChaosIT {
         assertThat(line.get("rowsLost").asLong()).isZero();
         assertThat(line.get("rowsExtra").asLong()).isZero();
         assertThat(line.get("rowsDiffering").asLong()).isZero();
+        assertThat(line.get("changesAppliedTwice").asLong()).isZero();
         for (String kind : List.of("relay", "applier", "zookeeper", "source")) {
             assertThat(line.get("kills").get(kind).asInt()).as("kills of %s", kind).isPositive();
         }
