@@ -2,6 +2,7 @@ package io.changegrid.bench;
 
 import io.changegrid.bench.apply.ApplyCommand;
 import io.changegrid.bench.buffer.BufferCapacityCommand;
+import io.changegrid.bench.chaos.ChaosCommand;
 import io.changegrid.bench.cluster.ClusterCommand;
 import io.changegrid.bench.e2e.EndToEndCommand;
 import io.changegrid.bench.harness.OptionProblems;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Command;
  * bin/bench apply --targets postgres       # apply rate of the JDBC applier
  * bin/bench cluster --members 1,2,3        # consumer group throughput and crash recovery
  * bin/bench buffer-capacity                # the relay buffer's preload under a 512 MB heap
+ * bin/bench chaos --duration 10m           # kill -9 of every component under load; no row lost
  * bin/bench scaling                        # all of the above, then the report
  * bin/bench report                         # results files to docs/benchmarks.md and charts
  * bin/bench profile relay-0.jfr            # where a relay's CPU went, from a JFR recording
@@ -47,6 +49,7 @@ import picocli.CommandLine.Command;
             ApplyCommand.class,
             ClusterCommand.class,
             BufferCapacityCommand.class,
+            ChaosCommand.class,
             ReportCommand.class,
             ProfileCommand.class
         })

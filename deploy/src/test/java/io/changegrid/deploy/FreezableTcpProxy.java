@@ -13,8 +13,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A real TCP forwarder between a client and a server that a test can freeze: once frozen, bytes are
  * still read from both sides but none is passed on, and new connections are accepted but get
- * nothing, as across a network partition where the peers' sockets stay open. {@link #close} closes
- * every socket, so both sides see the connection end.
+ * nothing, as across a network partition where the peers' sockets stay open. {@link #admitNew} lets
+ * connections made after it through while those made before stay frozen: a client gets data again
+ * only if it gave up a hung connection and opened a new one. {@link #close} closes every socket, so
+ * both sides see the connection end.
  *
  * <p>Threading: one acceptor thread and two pump threads per connection, all daemons; {@link
  * #freeze} and {@link #close} from any thread.
@@ -26,7 +28,8 @@ final class FreezableTcpProxy implements AutoCloseable {
     private final int targetPort;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Object gate = new Object();
-    private boolean frozen;
+    private final List<Link> links = new CopyOnWriteArrayList<>();
+    private boolean freezeNew; // guarded by gate
     private volatile boolean closed;
 
     /** Listens on a free port of the loopback address, forwarding to {@code host:port}. */
@@ -45,10 +48,23 @@ final class FreezableTcpProxy implements AutoCloseable {
         return listener.getLocalPort();
     }
 
+    /** One client connection; frozen is guarded by the proxy's gate. */
+    private static final class Link {
+        boolean frozen;
+    }
+
     /** Stops passing bytes on, in both directions, on every connection old and new. */
     void freeze() {
         synchronized (gate) {
-            frozen = true;
+            freezeNew = true;
+            links.forEach(link -> link.frozen = true);
+        }
+    }
+
+    /** Connections made from now on pass bytes again; those made before stay frozen. */
+    void admitNew() {
+        synchronized (gate) {
+            freezeNew = false;
         }
     }
 
@@ -71,8 +87,13 @@ final class FreezableTcpProxy implements AutoCloseable {
                 Socket server = new Socket(targetHost, targetPort);
                 sockets.add(client);
                 sockets.add(server);
-                pump(client, server, "proxy-up");
-                pump(server, client, "proxy-down");
+                Link link = new Link();
+                synchronized (gate) {
+                    link.frozen = freezeNew;
+                }
+                links.add(link);
+                pump(client, server, "proxy-up", link);
+                pump(server, client, "proxy-down", link);
             } catch (IOException e) {
                 if (!closed) {
                     throw new IllegalStateException("proxy accept failed", e);
@@ -81,7 +102,7 @@ final class FreezableTcpProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to, String name) {
+    private void pump(Socket from, Socket to, String name, Link link) {
         Thread thread =
                 new Thread(
                         () -> {
@@ -90,7 +111,7 @@ final class FreezableTcpProxy implements AutoCloseable {
                                     OutputStream out = to.getOutputStream()) {
                                 int read;
                                 while ((read = in.read(bytes)) >= 0) {
-                                    awaitThawed();
+                                    awaitThawed(link);
                                     out.write(bytes, 0, read);
                                     out.flush();
                                 }
@@ -106,10 +127,10 @@ final class FreezableTcpProxy implements AutoCloseable {
         thread.start();
     }
 
-    /** Returns only when not frozen (never, once frozen, until closed; then it throws). */
-    private void awaitThawed() throws InterruptedException, IOException {
+    /** Returns only when the link is not frozen (never, once frozen, until closed; then throws). */
+    private void awaitThawed(Link link) throws InterruptedException, IOException {
         synchronized (gate) {
-            while (frozen && !closed) {
+            while (link.frozen && !closed) {
                 gate.wait();
             }
         }

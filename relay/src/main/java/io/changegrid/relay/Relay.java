@@ -11,6 +11,7 @@ import io.changegrid.relay.buffer.BufferRecovery;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.SegmentFiles;
 import io.changegrid.relay.buffer.SegmentPositions;
+import io.changegrid.relay.cluster.RegistrationGuard;
 import io.changegrid.relay.cluster.RelayRegistrar;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
@@ -74,7 +75,7 @@ public final class Relay implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile Throwable failure;
     private volatile boolean closing;
-    private volatile RelayRegistrar registrar;
+    private volatile RegistrationGuard registration;
     private final long startedNanos = System.nanoTime();
     private volatile boolean caughtUp;
 
@@ -259,8 +260,16 @@ public final class Relay implements AutoCloseable {
         Config config = configuration.settings();
         relay.http.start();
         relay.fetchThread.start();
-        // Registered once it serves, so a consumer group never finds a relay that cannot answer.
-        relay.registrar = RelayRegistrar.forRelay(configuration, relay.http.port());
+        // Registered once it serves, so a consumer group never finds a relay that cannot answer;
+        // withdrawn while it hears nothing from its source (RegistrationGuard).
+        if (!config.get(RelaySettings.CLUSTER_ZOOKEEPER).isBlank()) {
+            int port = relay.http.port();
+            relay.registration =
+                    RegistrationGuard.start(
+                            () -> RelayRegistrar.forRelay(configuration, port),
+                            relay.publisher::lastEntryNanos,
+                            config.get(RelaySettings.CLUSTER_SILENCE_TIMEOUT));
+        }
         if (relay.failure != null) {
             relay.withdraw(); // the fetcher failed before the registration was made
         }
@@ -304,10 +313,9 @@ public final class Relay implements AutoCloseable {
      * thread and by {@link #start} (whichever comes second finds the other's state).
      */
     private void withdraw() {
-        RelayRegistrar current = registrar;
+        RegistrationGuard current = registration;
         if (current != null) {
-            current.close();
-            LOG.warn("relay registration withdrawn: its fetcher stopped on an error");
+            current.withdrawForGood();
         }
     }
 
@@ -425,8 +433,8 @@ public final class Relay implements AutoCloseable {
             return;
         }
         closing = true;
-        if (registrar != null) {
-            registrar.close(); // consumers stop choosing this relay before it stops answering
+        if (registration != null) {
+            registration.close(); // consumers stop choosing this relay before it stops answering
         }
         fetcher.stop();
         try {

@@ -306,6 +306,68 @@ public final class MariaDbServer implements SourceDatabase {
         return layout.errorLog();
     }
 
+    /** Whether the server process runs: false after {@link #crash()} until {@link #restart()}. */
+    public boolean isRunning() {
+        var running = process;
+        return running != null && running.isAlive();
+    }
+
+    /**
+     * {@code kill -9} of the server, as a crash: no shutdown, its data directory and port stay, so
+     * {@link #restart()} brings the same server back (InnoDB and binlog crash recovery). For chaos
+     * runs; the clients see their connections drop.
+     *
+     * @throws IllegalStateException if the process survives SIGKILL
+     */
+    public void crash() {
+        var running = process;
+        running.destroyForcibly();
+        if (!waitForExit(running, KILL_WAIT)) {
+            throw new IllegalStateException(
+                    "mariadbd survived SIGKILL: pid=" + running.pid() + ", dataDir=" + dataDir());
+        }
+        LOG.info("mariadbd killed (SIGKILL): port={}, pid={}", port, running.pid());
+    }
+
+    /**
+     * Starts the server again on its data directory and port after {@link #crash()}; returns once
+     * root can connect.
+     *
+     * @throws IllegalStateException if the server is still running
+     * @throws FixtureStartException if it does not come back, or another process took its port
+     */
+    public void restart() {
+        if (closed.get() || process.isAlive()) {
+            throw new IllegalStateException(
+                    "restart needs a crashed server: running="
+                            + process.isAlive()
+                            + ", closed="
+                            + closed.get());
+        }
+        var startedNanos = System.nanoTime();
+        try {
+            process =
+                    new ProcessBuilder(
+                                    MariaDbCommand.server(
+                                            binaries, config, layout, port, runningAsRoot()))
+                            .redirectErrorStream(true)
+                            .redirectOutput(Redirect.appendTo(layout.consoleLog().toFile()))
+                            .start();
+        } catch (IOException e) {
+            throw new FixtureStartException(
+                    "cannot run " + binaries.server() + ": dataDir=" + layout.dataDir(), e);
+        }
+        scratch.recordServer(process.pid());
+        if (!awaitReady(Deadline.after(config.startupTimeout()))) {
+            throw failure("mariadbd could not bind its port again: port=" + port);
+        }
+        LOG.info(
+                "mariadbd restarted: port={}, pid={}, millis={}",
+                port,
+                process.pid(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos));
+    }
+
     /**
      * Stops the server and deletes its directory. Idempotent; never leaves a process behind: one
      * that ignores SIGTERM for {@link MariaDbConfig#shutdownTimeout()} is killed.

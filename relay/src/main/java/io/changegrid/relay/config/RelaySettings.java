@@ -227,6 +227,17 @@ public final class RelaySettings {
                                             && v.compareTo(Duration.ofMinutes(10)) <= 0,
                             "1s..10m");
 
+    public static final ConfigKey<Duration> CLUSTER_SILENCE_TIMEOUT =
+            ConfigKey.of(
+                            "cluster.silenceTimeout",
+                            ValueKind.DURATION,
+                            Duration.ofSeconds(30),
+                            "How long the relay may receive nothing from its source (no transaction,"
+                                    + " no heartbeat) before it withdraws its ZooKeeper registration;"
+                                    + " it registers again once the source is heard (0: never"
+                                    + " withdraw). Keep it well above source.heartbeatInterval.")
+                    .validatedBy(v -> !v.isNegative(), "not negative");
+
     public static final ConfigKey<Integer> SNAPSHOT_CHUNK_SIZE =
             ConfigKey.of(
                             "snapshot.chunkSize",
@@ -291,6 +302,7 @@ public final class RelaySettings {
                         CLUSTER_ZOOKEEPER,
                         CLUSTER_ADVERTISED_URL,
                         CLUSTER_SESSION_TIMEOUT,
+                        CLUSTER_SILENCE_TIMEOUT,
                         CLUSTER_AUTH.user(),
                         CLUSTER_AUTH.password(),
                         SNAPSHOT_CHUNK_SIZE,

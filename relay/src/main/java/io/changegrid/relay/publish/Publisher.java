@@ -52,6 +52,7 @@ public final class Publisher implements TransactionSink {
     private final Counter bytes;
     private volatile long lastCommitTimeMicros;
     private final SourceLag lag = new SourceLag(System::currentTimeMillis);
+    private volatile long lastEntryNanos = System.nanoTime();
     private volatile long lastScn = -1;
     private long previousScn;
     private String previousPosition;
@@ -162,6 +163,7 @@ public final class Publisher implements TransactionSink {
 
         lastCommitTimeMicros = commitTimeMicros;
         lag.received(commitTimeMicros, eventCount > 0);
+        lastEntryNanos = now;
         lastScn = scn;
         transactions.increment();
         bytes.increment(length);
@@ -183,6 +185,15 @@ public final class Publisher implements TransactionSink {
     @Override
     public String durablePosition() {
         return durablePosition;
+    }
+
+    /**
+     * {@link System#nanoTime()} when the fetcher last handed over a transaction or heartbeat (when
+     * this publisher was made, before the first): how long ago the relay last heard from its
+     * source. Any thread.
+     */
+    public long lastEntryNanos() {
+        return lastEntryNanos;
     }
 
     /** The SCN last published, or -1. */

@@ -157,8 +157,8 @@ public final class ClusterMember implements AutoCloseable {
      * the partitions still owned, revoking them), then the controller. Each is disconnected even
      * when ZooKeeper is unreachable: its client would otherwise go on reconnecting for the life of
      * the process, and take a session on whatever server answers at that address later. During an
-     * outage each disconnect first waits Helix's {@code helixmanager.waitForConnectedTimeout} (10 s)
-     * for the connection to return, so leaving then takes about 20 s.
+     * outage each disconnect first waits Helix's {@code helixmanager.waitForConnectedTimeout} (10
+     * s) for the connection to return, so leaving then takes about 20 s.
      */
     @Override
     public void close() {

@@ -7,6 +7,8 @@ import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserialize
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventHeaderV4Deserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
+import java.net.Socket;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,13 +20,35 @@ import java.util.function.LongPredicate;
  * lossless row deserializers installed, which leave the rows of tables the fetcher does not publish
  * unread, and table maps read by a reader that knows MariaDB's column types ({@link
  * TableMapReadingDeserializer}).
+ *
+ * <p>A connection that hangs (a network partition, a server that stopped answering while the socket
+ * stays open) is noticed: the socket has a read timeout of {@link #readTimeout} and TCP keepalive.
+ * The server sends a heartbeat whenever it has had nothing to send for {@code
+ * source.heartbeatInterval}, so a connection that delivers nothing for many such intervals is dead;
+ * the read fails, the client disconnects and the fetcher reconnects at the last complete
+ * transaction as after any connection loss.
  */
 final class BinlogClientFactory {
 
     /** As many table maps as the library keeps by default; MySQL table ids grow over time. */
     private static final int TABLE_MAP_CACHE = 10_000;
 
+    /** Heartbeat intervals of silence after which a binlog connection is taken as hung. */
+    static final int SILENT_HEARTBEATS = 10;
+
+    /** The least read timeout, for heartbeat intervals of a fraction of a second. */
+    static final Duration MIN_READ_TIMEOUT = Duration.ofSeconds(5);
+
     private BinlogClientFactory() {}
+
+    /**
+     * How long a read on the binlog socket may wait: {@value #SILENT_HEARTBEATS} heartbeat
+     * intervals, at least {@link #MIN_READ_TIMEOUT}.
+     */
+    static Duration readTimeout(Duration heartbeatInterval) {
+        Duration silent = heartbeatInterval.multipliedBy(SILENT_HEARTBEATS);
+        return silent.compareTo(MIN_READ_TIMEOUT) < 0 ? MIN_READ_TIMEOUT : silent;
+    }
 
     /**
      * @param skippedTables binlog table ids whose rows are not deserialized (see {@link
@@ -38,6 +62,14 @@ final class BinlogClientFactory {
         client.setKeepAlive(false);
         client.setHeartbeatInterval(config.heartbeatInterval().toMillis());
         client.setConnectTimeout(config.connectTimeout().toMillis());
+        int readTimeoutMillis = (int) readTimeout(config.heartbeatInterval()).toMillis();
+        client.setSocketFactory(
+                () -> {
+                    Socket socket = new Socket();
+                    socket.setSoTimeout(readTimeoutMillis);
+                    socket.setKeepAlive(true);
+                    return socket;
+                });
         client.setBinlogFilename(position.file());
         client.setBinlogPosition(position.offset());
         client.setEventDeserializer(deserializer(skippedTables));
