@@ -29,6 +29,7 @@ final class AccountLoad implements AutoCloseable {
     private final AtomicInteger committed = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicInteger nextAudit = new AtomicInteger(1);
+    private volatile boolean paused;
     private final Thread thread;
 
     AccountLoad(String db, long seed) {
@@ -58,6 +59,17 @@ final class AccountLoad implements AutoCloseable {
         target.set(server);
     }
 
+    /**
+     * Waits until the load saw {@link #writeTo}{@code (null)}: the transaction it was in has ended,
+     * committed or not, and nothing more is written.
+     */
+    void awaitPaused() {
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .pollInterval(java.time.Duration.ofMillis(10))
+                .until(() -> paused && target.get() == null);
+    }
+
     /** Transactions whose commit returned. */
     int committed() {
         return committed.get();
@@ -73,6 +85,7 @@ final class AccountLoad implements AutoCloseable {
         MariaDbServer on = null;
         while (running.get()) {
             MariaDbServer server = target.get();
+            paused = server == null;
             if (server == null) {
                 connection = close(connection);
                 LockSupport.parkNanos(

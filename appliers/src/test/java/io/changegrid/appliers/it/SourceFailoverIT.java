@@ -103,6 +103,7 @@ class SourceFailoverIT {
 
         if (kind == Switch.PLANNED) {
             load.writeTo(null);
+            load.awaitPaused();
             pair.primary.execute("SET GLOBAL read_only = ON");
             pair.awaitReplicaCaughtUp();
             pair.promote();

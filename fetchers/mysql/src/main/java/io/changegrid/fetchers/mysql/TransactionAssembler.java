@@ -371,7 +371,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         if (!open) {
             begin(header, "");
         }
-        ddl.apply(start, query.getDatabase(), sql, this::appendSchemaChange);
+        ddl.apply(start, startScn, query.getDatabase(), sql, this::appendSchemaChange);
         routes.clear();
         uncaptured.clear();
         if (endsWithStatement
