@@ -82,7 +82,8 @@ class ServerChangeIT {
                 relay.close();
             }
 
-            Throwable restart = catchThrowable(() -> Relay.start(RelaySettings.load(Map.of(), settings)));
+            Throwable restart =
+                    catchThrowable(() -> Relay.start(RelaySettings.load(Map.of(), settings)));
 
             assertThat(messages(restart))
                     .contains("saved=" + firstServer)
