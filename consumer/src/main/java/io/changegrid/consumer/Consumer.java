@@ -130,6 +130,7 @@ public final class Consumer implements AutoCloseable {
         }
         OptionalLong checkpoint = store.load();
         long startScn = checkpoint.orElse(-1);
+        String startTimeline = store.loadTimeline().orElse(null);
         http =
                 RelayClient.start(
                         name, config.requestTimeout(), config.fetchGzip(), config.credentials());
@@ -138,7 +139,15 @@ public final class Consumer implements AutoCloseable {
         for (SchemaCache cache : schemas) {
             registries.add(cache.registry());
         }
-        puller = new Puller(config, buffer, schemas, http, startScn);
+        puller =
+                new Puller(
+                        config,
+                        buffer,
+                        schemas,
+                        http,
+                        startScn,
+                        startTimeline,
+                        store::adoptTimeline);
         dispatcher = new Dispatcher(config, buffer, registries, callback, store, startScn, gate);
         pullerThread = new Thread(puller, name + "-puller");
         Thread dispatcherThread = new Thread(this::dispatch, name + "-dispatcher");
@@ -146,11 +155,13 @@ public final class Consumer implements AutoCloseable {
         pullerThread.start();
         dispatcherThread.start();
         LOG.info(
-                "consumer started: name={}, relays={}, subscription={}, checkpoint={}, store={}",
+                "consumer started: name={}, relays={}, subscription={}, checkpoint={}, timeline={},"
+                        + " store={}",
                 name,
                 config.relays(),
                 config.subscription(),
                 checkpoint.isPresent() ? startScn : "none (oldest held)",
+                startTimeline == null ? "none yet" : startTimeline,
                 store);
     }
 

@@ -53,6 +53,15 @@ public final class StreamResponse {
     public static final String SOURCE_TIME = "X-Changegrid-Source-Time";
 
     /**
+     * The identity of the timeline the relay's SCNs are on (docs/event-format.md, "The timeline"),
+     * sent with every answer: relays naming the same timeline give the same SCN to the same
+     * transaction; SCNs of different timelines cannot be compared. A consumer keeps it with its
+     * checkpoint and stops rather than continue a checkpoint on another timeline. Printable ASCII;
+     * empty when the relay's source cannot name its timeline.
+     */
+    public static final String TIMELINE = "X-Changegrid-Timeline";
+
+    /**
      * A fingerprint of the schemas the relay serves: a change means a restarted relay with other
      * policies, whose table ids and versions a consumer must not decode with cached schemas.
      */

@@ -73,6 +73,7 @@ class WireNamesTest {
                         "X-Changegrid-Source-Time",
                         "oldestScn",
                         "from");
+        assertThat(StreamResponse.TIMELINE).isEqualTo("X-Changegrid-Timeline");
         assertThat(StreamResponse.TOO_OLD).isEqualTo(410);
         assertThat(StreamResponse.NOT_FETCHING).isEqualTo(503);
         assertThat(List.of(StreamResponse.FETCH_STATE_FIELD, StreamResponse.FETCH_ERROR_FIELD))

@@ -1,6 +1,7 @@
 package io.changegrid.consumer.api;
 
 import java.io.IOException;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -30,4 +31,25 @@ public interface CheckpointStore {
      * @throws IOException if it could not be saved; the consumer stops with the error
      */
     void save(long scn) throws IOException;
+
+    /**
+     * The identity of the timeline the saved checkpoint is on (the relays' {@code
+     * X-Changegrid-Timeline}, docs/consumer.md): the consumer stops rather than continue the
+     * checkpoint on a relay serving another timeline, whose SCNs mean other transactions.
+     *
+     * @return the timeline, or empty when none was saved or this store keeps none; the consumer
+     *     then takes the timeline of the first relay that answers
+     * @throws IOException if the store cannot be read
+     */
+    default Optional<String> loadTimeline() throws IOException {
+        return Optional.empty();
+    }
+
+    /**
+     * The timeline the checkpoints saved from now on are on, learnt from the first relay that
+     * answered a consumer whose checkpoint named none. A store that keeps it saves it with the next
+     * {@link #save}; the default keeps none. Called on the consumer's puller thread, before any
+     * checkpoint of that timeline is saved.
+     */
+    default void adoptTimeline(String timeline) {}
 }

@@ -10,10 +10,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Keeps the checkpoint in a small text file ({@code scn=4294967396}), replaced atomically: the new
+ * Keeps the checkpoint in a small text file ({@code scn=4294967396}, and {@code
+ * timeline=mariadb-gtid:domain=0} once the relays' timeline is known), replaced atomically: the new
  * content goes to a temporary file in the same directory, which is synced, renamed over the old
  * file, and the directory is synced so the rename survives a crash. A reader therefore sees the old
  * checkpoint or the new one, never a torn file.
@@ -24,9 +26,13 @@ import java.util.OptionalLong;
 public final class FileCheckpointStore implements CheckpointStore {
 
     private static final String KEY = "scn=";
+    private static final String TIMELINE = "timeline=";
 
     private final Path file;
     private final Path temporary;
+
+    /** The timeline saved with the checkpoint, or null; set by the puller thread. */
+    private volatile String timeline;
 
     /** A store in {@code file}; its directory is created on the first save if missing. */
     public FileCheckpointStore(Path file) {
@@ -60,12 +66,36 @@ public final class FileCheckpointStore implements CheckpointStore {
         throw new IOException("checkpoint file holds no SCN: file=" + file + ", text=" + text);
     }
 
+    /** The {@code timeline=} line of the file, if it has one (files before timelines have not). */
+    @Override
+    public Optional<String> loadTimeline() throws IOException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        for (String line : text.split("\n")) {
+            if (line.startsWith(TIMELINE)) {
+                timeline = line.substring(TIMELINE.length()).trim();
+                return Optional.of(timeline);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public void adoptTimeline(String adopted) {
+        timeline = adopted;
+    }
+
     @Override
     public void save(long scn) throws IOException {
         Path directory = file.getParent();
         Files.createDirectories(directory);
-        ByteBuffer content =
-                ByteBuffer.wrap((KEY + scn + "\n").getBytes(StandardCharsets.US_ASCII));
+        String onTimeline = timeline;
+        String text = KEY + scn + "\n" + (onTimeline == null ? "" : TIMELINE + onTimeline + "\n");
+        ByteBuffer content = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
         try (FileChannel out =
                 FileChannel.open(
                         temporary,

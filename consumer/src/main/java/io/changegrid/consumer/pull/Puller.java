@@ -66,6 +66,7 @@ public final class Puller implements Runnable {
     private final RelayClient http;
     private final RelayFailover failover;
     private final ResponseCheck check = new ResponseCheck();
+    private final TimelineGuard timeline;
     private final StallWatch stall;
     private final String stallTimeoutText;
     private final BodyReader bodies;
@@ -112,6 +113,23 @@ public final class Puller implements Runnable {
             List<SchemaCache> schemas,
             RelayClient http,
             long startScn) {
+        this(config, buffer, schemas, http, startScn, null, adopted -> {});
+    }
+
+    /**
+     * As above, for a checkpoint on {@code startTimeline} (null when it names none), which the
+     * puller keeps to ({@link TimelineGuard}); {@code adoptTimeline} is told the timeline such a
+     * checkpoint takes from the first relay that names one.
+     */
+    public Puller(
+            ConsumerConfig config,
+            ConsumerBuffer buffer,
+            List<SchemaCache> schemas,
+            RelayClient http,
+            long startScn,
+            String startTimeline,
+            java.util.function.Consumer<String> adoptTimeline) {
+        this.timeline = new TimelineGuard(startTimeline, adoptTimeline);
         this.relays = config.relays();
         this.schemaFingerprints = new String[relays.size()];
         this.buffer = buffer;
@@ -334,6 +352,11 @@ public final class Puller implements Runnable {
             return;
         }
         if (!sameSource(relay, headers.sourceId())) {
+            return;
+        }
+        String otherTimeline = timeline.judge(relay, headers, position);
+        if (otherTimeline != null) {
+            failover.onFatal(new ConsumerException(otherTimeline));
             return;
         }
         long lastScn = headers.lastScn();

@@ -14,13 +14,16 @@ import org.eclipse.jetty.http.HttpFields;
  *     null
  * @param sourceTimeMillis the source time of the newest entry the relay received ({@link
  *     StreamResponse#SOURCE_TIME}), or {@link #NO_SOURCE_TIME} from a relay that does not send it
+ * @param timeline the relay's timeline ({@link StreamResponse#TIMELINE}), empty from a relay that
+ *     does not name one
  */
 record StreamHeaders(
         long lastScn,
         long newestScn,
         int sourceId,
         String schemaFingerprint,
-        long sourceTimeMillis) {
+        long sourceTimeMillis,
+        String timeline) {
 
     /** The source time of a relay older than {@link StreamResponse#SOURCE_TIME}: never stalled. */
     static final long NO_SOURCE_TIME = Long.MIN_VALUE;
@@ -28,6 +31,16 @@ record StreamHeaders(
     /** Headers without a source time. */
     StreamHeaders(long lastScn, long newestScn, int sourceId, String schemaFingerprint) {
         this(lastScn, newestScn, sourceId, schemaFingerprint, NO_SOURCE_TIME);
+    }
+
+    /** Headers without a timeline. */
+    StreamHeaders(
+            long lastScn,
+            long newestScn,
+            int sourceId,
+            String schemaFingerprint,
+            long sourceTimeMillis) {
+        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, "");
     }
 
     /**
@@ -43,7 +56,10 @@ record StreamHeaders(
                 headers.get(StreamResponse.SCHEMAS),
                 headers.contains(StreamResponse.SOURCE_TIME)
                         ? number(headers, StreamResponse.SOURCE_TIME)
-                        : NO_SOURCE_TIME);
+                        : NO_SOURCE_TIME,
+                headers.contains(StreamResponse.TIMELINE)
+                        ? headers.get(StreamResponse.TIMELINE)
+                        : "");
     }
 
     private static long number(HttpFields headers, String name) {

@@ -50,6 +50,18 @@ public interface Fetcher {
         return true;
     }
 
+    /**
+     * The identity of the timeline this fetcher's SCNs are on (docs/event-format.md, "The
+     * timeline"): two relays whose fetchers name the same timeline give the same SCN to the same
+     * transaction, and SCNs of different timelines cannot be compared. The relay sends it with
+     * every stream response; consumers keep it with their checkpoint. Constant for a fetcher;
+     * printable ASCII. Empty, the default, when the fetcher cannot name its timeline: consumers
+     * then check nothing.
+     */
+    default String timeline() {
+        return "";
+    }
+
     /** The source's schema versions as the fetcher tracks them, for checking policies at start. */
     SchemaRegistry sourceSchemas();
 

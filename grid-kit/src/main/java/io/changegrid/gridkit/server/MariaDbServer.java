@@ -407,6 +407,25 @@ public final class MariaDbServer implements SourceDatabase {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedNanos));
     }
 
+    /**
+     * Kills the server with SIGKILL, as a crash would: no shutdown, nothing flushed that was not
+     * already. The directory stays until {@link #close()}.
+     *
+     * @throws IllegalStateException if the process survives SIGKILL
+     */
+    public void kill() {
+        var running = process;
+        if (running == null || !running.isAlive()) {
+            return;
+        }
+        running.destroyForcibly();
+        if (!waitForExit(running, KILL_WAIT)) {
+            throw new IllegalStateException(
+                    "mariadbd survived SIGKILL: pid=" + running.pid() + ", dataDir=" + dataDir());
+        }
+        LOG.info("mariadbd killed: port={}, pid={}", port, running.pid());
+    }
+
     private void stop() {
         var running = process;
         if (running == null || !running.isAlive()) {

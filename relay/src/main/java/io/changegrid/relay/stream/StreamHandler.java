@@ -44,6 +44,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
     private final String sourceId;
     private final Supplier<FetcherStopped> fetcherStopped;
     private final SnapshotService snapshots;
+    private final String timeline;
 
     /** A handler of a relay of source 0 without policies whose fetcher never stops. */
     public StreamHandler(EventBuffer buffer, SchemaRegistry registry) {
@@ -107,6 +108,35 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
             ServingLimits limits,
             SnapshotService snapshots,
             LongSupplier sourceTimeMillis) {
+        this(
+                buffer,
+                registry,
+                sourceId,
+                schemaFingerprint,
+                fetcherStopped,
+                limits,
+                snapshots,
+                sourceTimeMillis,
+                "");
+    }
+
+    /**
+     * As above, sending {@code timeline} (the fetcher's {@link
+     * io.changegrid.fetchers.Fetcher#timeline()}, empty when it names none) as {@link
+     * StreamResponse#TIMELINE} with every answer, so that a consumer never continues a checkpoint
+     * on a timeline whose SCNs mean other transactions.
+     */
+    public StreamHandler(
+            EventBuffer buffer,
+            SchemaRegistry registry,
+            int sourceId,
+            String schemaFingerprint,
+            Supplier<FetcherStopped> fetcherStopped,
+            ServingLimits limits,
+            SnapshotService snapshots,
+            LongSupplier sourceTimeMillis,
+            String timeline) {
+        this.timeline = timeline;
         this.snapshots = snapshots;
         buffer.allowPins(limits.zeroCopySegments()); // responses sent in place: StreamExchange
         this.serving =
@@ -128,6 +158,7 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
         if (JsonResponse.rejectUnlessGet(request, response, callback)) {
             return true;
         }
+        response.getHeaders().put(StreamResponse.TIMELINE, timeline);
         // On every answer; the exchanges put it again when they send, after a long poll.
         response.getHeaders()
                 .put(

@@ -56,6 +56,20 @@ final class BinlogClientFactory {
      */
     static BinaryLogClient create(
             BinlogFetcherConfig config, BinlogPosition position, LongPredicate skippedTables) {
+        return create(config, new ResumePosition(position, ""), false, skippedTables);
+    }
+
+    /**
+     * @param byGtid whether to ask for the transactions after {@code resume}'s GTID (MariaDB's
+     *     {@code @slave_connect_state}), on whichever server answers, instead of at its file and
+     *     offset
+     */
+    static BinaryLogClient create(
+            BinlogFetcherConfig config,
+            ResumePosition resume,
+            boolean byGtid,
+            LongPredicate skippedTables) {
+        BinlogPosition position = resume.position();
         BinaryLogClient client =
                 new BinaryLogClient(config.host(), config.port(), config.user(), config.password());
         client.setServerId(config.serverId());
@@ -70,8 +84,12 @@ final class BinlogClientFactory {
                     socket.setKeepAlive(true);
                     return socket;
                 });
-        client.setBinlogFilename(position.file());
-        client.setBinlogPosition(position.offset());
+        if (byGtid) {
+            client.setGtidSet(resume.gtid());
+        } else {
+            client.setBinlogFilename(position.file());
+            client.setBinlogPosition(position.offset());
+        }
         client.setEventDeserializer(deserializer(skippedTables));
         BinlogTls.configure(client, config.tls());
         return client;

@@ -45,6 +45,7 @@ public final class BinlogFetcher implements Fetcher {
     private final SchemaTracker tracker;
     private final SourceEndProbe sourceEnd;
     private final TransactionAssembler assembler;
+    private final Timeline timeline;
     private volatile boolean stopped;
     private volatile BinaryLogClient client;
     private volatile Throwable connectionFailure;
@@ -60,9 +61,11 @@ public final class BinlogFetcher implements Fetcher {
             BinlogFetcherConfig config,
             SchemaTracker tracker,
             SchemaHistory history,
+            Timeline timeline,
             ResumePosition start,
             TransactionSink sink) {
         this.config = config;
+        this.timeline = timeline;
         this.tracker = tracker;
         this.sourceEnd = new SourceEndProbe(config, TimeUnit.SECONDS.toNanos(1));
         this.assembler =
@@ -78,6 +81,7 @@ public final class BinlogFetcher implements Fetcher {
                         sink,
                         config.maxTransactionBytes(),
                         config.heartbeatInterval().toNanos(),
+                        timeline,
                         start,
                         this::disconnectCurrent);
     }
@@ -102,16 +106,41 @@ public final class BinlogFetcher implements Fetcher {
         try (Connection connection = config.connect()) {
             SourceChecks.run(connection, config.serverId());
             CascadingForeignKeys.warn(connection, config.capture());
+            SourceIdentity server = SourceIdentity.read(connection);
+            if (config.resume() == ResumeMode.GTID && !server.isMariaDb()) {
+                throw new FetchFailedException(
+                        "source.resume: gtid needs a MariaDB source; on MySQL a relay resumes by"
+                                + " position: server="
+                                + server
+                                + ", address="
+                                + address(config));
+            }
             if (resumePosition != null) {
-                ResumePosition start = ResumePosition.parse(resumePosition);
+                ResumePosition start =
+                        ServerChange.atStart(
+                                config.resume(),
+                                ResumePosition.parse(resumePosition),
+                                server,
+                                address(config));
+                Timeline timeline = timelineOf(start);
                 // The history as of the last transaction processed: a DDL starting right at the
                 // resume position is read (and applied) again.
-                long scn = start.position().scn();
+                long scn = timeline.next(start);
                 SchemaHistory.Loaded loaded = SchemaHistory.load(historyFile, scn - 1);
-                LOG.info("resuming at saved position: position={}, scn={}", start, scn);
-                return new BinlogFetcher(config, loaded.tracker(), loaded.history(), start, sink);
+                LOG.info(
+                        "resuming at saved position: position={}, scn={}, timeline={}",
+                        start,
+                        scn,
+                        timeline.identity());
+                return new BinlogFetcher(
+                        config, loaded.tracker(), loaded.history(), timeline, start, sink);
             }
             StartSnapshot snapshot = StartSnapshot.take(connection, config.start());
+            ResumePosition start =
+                    config.resume() == ResumeMode.GTID
+                            ? GtidStart.at(connection, snapshot.position(), server)
+                            : new ResumePosition(snapshot.position(), "", null, server);
+            Timeline timeline = timelineOf(start);
             SchemaTracker tracker =
                     SchemaTracker.fromSnapshot(snapshot.snapshot(), new SchemaRegistry());
             // No saved position: whatever history an earlier, never-published run left is stale.
@@ -119,10 +148,24 @@ public final class BinlogFetcher implements Fetcher {
             // is recorded at the SCN just below it, as loads are addressed.
             Files.deleteIfExists(historyFile);
             SchemaHistory history =
-                    SchemaHistory.create(historyFile, snapshot.position().scn() - 1, tracker);
-            return new BinlogFetcher(
-                    config, tracker, history, new ResumePosition(snapshot.position(), ""), sink);
+                    SchemaHistory.create(historyFile, timeline.next(start) - 1, tracker);
+            LOG.info(
+                    "starting a new timeline: position={}, timeline={}",
+                    start,
+                    timeline.identity());
+            return new BinlogFetcher(config, tracker, history, timeline, start, sink);
         }
+    }
+
+    /** The timeline a resume position is on: its GTID timeline, or its server's positions. */
+    private static Timeline timelineOf(ResumePosition start) {
+        return start.timeline() != null
+                ? start.timeline()
+                : new Timeline.OfPosition(start.server());
+    }
+
+    private static String address(BinlogFetcherConfig config) {
+        return config.host() + ":" + config.port();
     }
 
     /**
@@ -136,8 +179,25 @@ public final class BinlogFetcher implements Fetcher {
         Duration backoff = FIRST_BACKOFF;
         while (!stopped) {
             BinlogPosition position = assembler.committed();
-            BinaryLogClient connection =
-                    BinlogClientFactory.create(config, position, assembler::skipsRowsOf);
+            BinaryLogClient connection;
+            try {
+                connection = connectionAt(assembler.resumePosition());
+            } catch (SQLException e) {
+                if (e.getErrorCode() == 1045 || e.getErrorCode() == 1044) {
+                    throw new FetchFailedException(
+                            "source refused the fetcher's user: user="
+                                    + config.user()
+                                    + ", server says: "
+                                    + e.getMessage(),
+                            e);
+                }
+                connection = null;
+                connectionFailure = e;
+            }
+            if (connection == null) {
+                backoff = waitToReconnect(backoff);
+                continue;
+            }
             connection.registerEventListener(assembler);
             connection.registerLifecycleListener(
                     new BinaryLogClient.AbstractLifecycleListener() {
@@ -179,19 +239,41 @@ public final class BinlogFetcher implements Fetcher {
             if (System.nanoTime() - startedNanos > TimeUnit.SECONDS.toNanos(10)) {
                 backoff = FIRST_BACKOFF; // the connection had worked: start backing off afresh
             }
-            LOG.warn(
-                    "binlog connection lost, reconnecting: position={}, in={}ms, cause={}",
-                    assembler.committed(),
-                    backoff.toMillis(),
-                    String.valueOf(connectionFailure));
-            Thread.sleep(backoff.toMillis());
-            backoff =
-                    backoff.multipliedBy(2).compareTo(config.reconnectBackoffMax()) > 0
-                            ? config.reconnectBackoffMax()
-                            : backoff.multipliedBy(2);
+            backoff = waitToReconnect(backoff);
         }
         sourceEnd.close();
         LOG.info("binlog fetcher stopped: position={}", assembler.committed());
+    }
+
+    /**
+     * A client for the server behind the source's address now, positioned after {@code at}: by GTID
+     * with {@code source.resume: gtid} (by position while nothing was read yet on the same server),
+     * else by file and offset on the same server only ({@link ServerChange}).
+     */
+    private BinaryLogClient connectionAt(ResumePosition at) throws SQLException {
+        SourceIdentity found;
+        try (Connection jdbc = config.connect()) {
+            found = SourceIdentity.read(jdbc);
+        }
+        ServerChange.check(config.resume(), at, found, address(config));
+        boolean byGtid =
+                config.resume() == ResumeMode.GTID
+                        && !(at.gtid().isEmpty() && found.equals(at.server()));
+        assembler.connecting(found, byGtid);
+        return BinlogClientFactory.create(config, at, byGtid, assembler::skipsRowsOf);
+    }
+
+    /** Logs the lost connection, waits {@code backoff}, and returns the next backoff. */
+    private Duration waitToReconnect(Duration backoff) throws InterruptedException {
+        LOG.warn(
+                "binlog connection lost, reconnecting: position={}, in={}ms, cause={}",
+                assembler.resumePosition(),
+                backoff.toMillis(),
+                String.valueOf(connectionFailure));
+        Thread.sleep(backoff.toMillis());
+        return backoff.multipliedBy(2).compareTo(config.reconnectBackoffMax()) > 0
+                ? config.reconnectBackoffMax()
+                : backoff.multipliedBy(2);
     }
 
     /** Stops reading; {@link #run} returns once the connection is closed. */
@@ -271,7 +353,16 @@ public final class BinlogFetcher implements Fetcher {
     @Override
     public FetchPosition position() {
         ResumePosition resume = assembler.resumePosition();
-        return new FetchPosition(resume.position().scn(), resume.toString());
+        return new FetchPosition(timeline.next(resume), resume.toString());
+    }
+
+    /**
+     * The identity of the timeline this fetcher's SCNs are on: {@code mariadb-gtid:domain=<d>} with
+     * {@code source.resume: gtid}, else {@code binlog:<server>} ({@link SourceIdentity}).
+     */
+    @Override
+    public String timeline() {
+        return timeline.identity();
     }
 
     private void throwIfFatal(BinlogPosition position) {
@@ -296,7 +387,13 @@ public final class BinlogFetcher implements Fetcher {
             switch (server.getErrorCode()) {
                 case 1236 ->
                         throw new FetchFailedException(
-                                "binlog position is no longer on the server (purged?): position="
+                                (config.resume() == ResumeMode.GTID
+                                                ? "the server does not hold the transactions after"
+                                                        + " the relay's GTID (purged, or a server"
+                                                        + " that was not a replica with"
+                                                        + " log_slave_updates): position="
+                                                : "binlog position is no longer on the server"
+                                                        + " (purged?): position=")
                                         + assembler.resumePosition()
                                         + ", server says: "
                                         + server.getMessage()

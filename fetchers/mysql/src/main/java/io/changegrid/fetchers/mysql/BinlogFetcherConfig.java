@@ -34,6 +34,7 @@ import java.util.Set;
  * @param ddlSkip digests ({@link DdlDigest}) of DDL statements the tracker cannot understand that
  *     the operator chose to skip, their tables' schemas read from the source instead
  * @param tls TLS to the source, for the binlog connection and the JDBC ones alike
+ * @param resume how the fetcher resumes, and so the timeline of its SCNs ({@link ResumeMode})
  */
 public record BinlogFetcherConfig(
         String host,
@@ -50,7 +51,44 @@ public record BinlogFetcherConfig(
         Duration reconnectBackoffMax,
         int maxTransactionBytes,
         Set<String> ddlSkip,
-        DatabaseTls tls) {
+        DatabaseTls tls,
+        ResumeMode resume) {
+
+    /** A configuration that resumes by position ({@link ResumeMode#POSITION}). */
+    public BinlogFetcherConfig(
+            String host,
+            int port,
+            String user,
+            String password,
+            long serverId,
+            int sourceId,
+            TableFilter capture,
+            CapturePlan plan,
+            StartPosition start,
+            Duration heartbeatInterval,
+            Duration connectTimeout,
+            Duration reconnectBackoffMax,
+            int maxTransactionBytes,
+            Set<String> ddlSkip,
+            DatabaseTls tls) {
+        this(
+                host,
+                port,
+                user,
+                password,
+                serverId,
+                sourceId,
+                capture,
+                plan,
+                start,
+                heartbeatInterval,
+                connectTimeout,
+                reconnectBackoffMax,
+                maxTransactionBytes,
+                ddlSkip,
+                tls,
+                ResumeMode.POSITION);
+    }
 
     /** A configuration with TLS as the server prefers ({@link DatabaseTls#PREFERRED}). */
     public BinlogFetcherConfig(
@@ -169,6 +207,9 @@ public record BinlogFetcherConfig(
         if (tls == null) {
             problems.add("source.tls must be given");
         }
+        if (resume == null) {
+            problems.add("source.resume must be given");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(
                     "invalid fetcher configuration: " + String.join("; ", problems));
@@ -225,6 +266,8 @@ public record BinlogFetcherConfig(
                 + ddlSkip
                 + ", tls="
                 + tls
+                + ", resume="
+                + resume
                 + "]";
     }
 }

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * the fetcher's SCNs ({@link BinlogPosition#scn()}: a transaction's SCN is the position of its
  * first event, so everything already in the binlog lies below the watermark); chunks are autocommit
  * key-range {@code SELECT}s. Needs {@code SELECT} and the privilege to ask the binlog's position,
- * which the fetcher needs anyway; writes nothing, locks nothing.
+ * which the fetcher needs anyway; writes nothing, locks nothing. On a GTID timeline ({@code
+ * source.resume: gtid}) the watermark comes from {@code @@gtid_binlog_pos} instead ({@link
+ * GtidTimeline}).
  *
  * <p>Threading: one caller at a time.
  */
@@ -56,6 +58,9 @@ final class BinlogSnapshotReader implements SnapshotReader {
 
     @Override
     public long watermark() throws SQLException {
+        if (config.resume() == ResumeMode.GTID) {
+            return gtidWatermark();
+        }
         try (Statement statement = connection().createStatement();
                 ResultSet rows = statement.executeQuery("SHOW MASTER STATUS")) {
             if (!rows.next()) {
@@ -66,6 +71,28 @@ final class BinlogSnapshotReader implements SnapshotReader {
                                 + config.port());
             }
             return new BinlogPosition(rows.getString("File"), rows.getLong("Position")).scn();
+        }
+    }
+
+    /**
+     * On a GTID timeline: just below the SCN of the transaction after the binlog's last GTID
+     * ({@code @@gtid_binlog_pos}), so everything already in the binlog lies below it.
+     */
+    private long gtidWatermark() throws SQLException {
+        try (Statement statement = connection().createStatement();
+                ResultSet rows = statement.executeQuery("SELECT @@gtid_binlog_pos")) {
+            rows.next();
+            String gtid = rows.getString(1);
+            if (gtid == null || gtid.isEmpty()) {
+                return GtidTimeline.scnOf(1) - 1;
+            }
+            if (gtid.contains(",")) {
+                throw new SQLException(
+                        "several GTID domains in the binlog, a GTID timeline carries one:"
+                                + " gtidBinlogPos="
+                                + gtid);
+            }
+            return GtidTimeline.scnOf(GtidTimeline.MariaGtid.parse(gtid).sequence() + 1) - 1;
         }
     }
 

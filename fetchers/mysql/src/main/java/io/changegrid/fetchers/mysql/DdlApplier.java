@@ -91,20 +91,22 @@ final class DdlApplier {
     }
 
     /**
-     * Applies one statement of the transaction starting at {@code at}.
+     * Applies one statement of the transaction starting at {@code at}, whose SCN is {@code scn}
+     * (the history is kept by SCN: on a GTID timeline that is not {@code at.scn()}).
      *
      * @param publish called with (new schema, statement) for each captured table it changed,
      *     dropped or truncated
      */
     void apply(
             BinlogPosition at,
+            long scn,
             String defaultDatabase,
             String sql,
             BiConsumer<TableSchema, String> publish) {
         DdlOutcome outcome = tracker.apply(defaultDatabase, sql);
         // Java 17 has no pattern switch; DdlOutcome is sealed, so these three are all there is.
         if (outcome instanceof DdlOutcome.Applied applied) {
-            persist(at, sql, applied);
+            persist(at, scn, sql, applied);
             for (TableSchema schema : applied.changed()) {
                 unknown.remove(new TableName(schema.database(), schema.table()));
             }
@@ -137,7 +139,7 @@ final class DdlApplier {
                                     + " relay",
                             digest);
                 }
-                skip(at, sql, digest, tables, publish);
+                skip(at, scn, sql, digest, tables, publish);
                 return;
             }
             for (TableName table : tables) {
@@ -159,6 +161,7 @@ final class DdlApplier {
      */
     private void skip(
             BinlogPosition at,
+            long scn,
             String sql,
             String digest,
             List<TableName> tables,
@@ -168,7 +171,7 @@ final class DdlApplier {
                         ? t -> capture.matches(t.database(), t.table())
                         : Set.copyOf(tables)::contains;
         DdlOutcome.Applied applied = tracker.reread(source.get(), which);
-        persist(at, sql, applied);
+        persist(at, scn, sql, applied);
         for (TableSchema schema : applied.changed()) {
             unknown.remove(new TableName(schema.database(), schema.table()));
         }
@@ -185,9 +188,9 @@ final class DdlApplier {
                 applied.dropped().size());
     }
 
-    private void persist(BinlogPosition at, String sql, DdlOutcome.Applied applied) {
+    private void persist(BinlogPosition at, long scn, String sql, DdlOutcome.Applied applied) {
         try {
-            history.append(at.scn(), sql, applied);
+            history.append(scn, sql, applied);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "schema history could not be written: file="

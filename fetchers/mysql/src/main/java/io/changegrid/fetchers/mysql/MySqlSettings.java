@@ -78,6 +78,18 @@ public final class MySqlSettings {
                             v -> v.stream().allMatch(DdlDigest::isDigest),
                             "SHA-256 digests in hex, 64 characters each");
 
+    public static final ConfigKey<String> RESUME =
+            ConfigKey.of(
+                            "source.resume",
+                            ValueKind.STRING,
+                            "position",
+                            "How a relay resumes, and so its SCNs: position (binlog file and offset, on the one"
+                                    + " server they belong to; a relay finding another server refuses to resume) or"
+                                    + " gtid (MariaDB with GTID replication: follows a promoted replica from the last"
+                                    + " GTID, SCNs from GTID sequence numbers). Every relay of a source must use the"
+                                    + " same; changing it starts a new timeline (docs/relay.md).")
+                    .validatedBy(v -> v.equals("position") || v.equals("gtid"), "position or gtid");
+
     /** TLS to the source, for the binlog connection and the JDBC ones alike. */
     public static final DatabaseTlsKeys TLS = DatabaseTlsKeys.under("source", "the source server");
 
@@ -94,6 +106,7 @@ public final class MySqlSettings {
                     CONNECT_TIMEOUT,
                     BACKOFF_MAX,
                     DDL_SKIP,
+                    RESUME,
                     TLS.mode(),
                     TLS.caFile());
 

@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>MariaDB opens a transaction with its GTID event (there is no BEGIN); MySQL with GTID and
- *       BEGIN, or BEGIN alone without GTIDs. The position of that first event is the transaction's
- *       SCN ({@link BinlogPosition#scn()}); its GTID is the transaction id.
+ *       BEGIN, or BEGIN alone without GTIDs. The transaction's SCN comes from the {@link Timeline}:
+ *       the position of that first event ({@link BinlogPosition#scn()}), or its GTID's sequence
+ *       number ({@link GtidTimeline}); its GTID is the transaction id.
  *   <li>The position to resume from is kept here, at transaction boundaries only: the library's own
  *       position advances mid-transaction and must not be used.
  *   <li>A DDL statement is its own transaction: the {@link DdlApplier} updates the schemas, and a
@@ -107,6 +108,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private final int maxTransactionBytes;
     private final long heartbeatAfterNanos;
     private final Runnable onFailure;
+    private final Timeline timeline;
     private final Map<Long, Binding> routes = new HashMap<>();
 
     /** Set once the server sent a heartbeat: it does so only when it has nothing more to send. */
@@ -123,6 +125,15 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     /** The GTID of the last transaction before {@link #committed}, or empty. */
     private String committedGtid;
+
+    /** The server {@link #committed} belongs to, or null when not known. */
+    private SourceIdentity server;
+
+    /**
+     * Whether the next ROTATE sets {@link #committed} even to a file of the same name: after a
+     * connection by GTID, possibly to another server, whose file names may be the same.
+     */
+    private boolean repositioned;
 
     private long lastPublishNanos = System.nanoTime();
 
@@ -152,6 +163,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             TransactionSink sink,
             int maxTransactionBytes,
             long heartbeatAfterNanos,
+            Timeline timeline,
             ResumePosition resumeFrom,
             Runnable onFailure) {
         this.router = router;
@@ -162,6 +174,8 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         this.heartbeatAfterNanos = heartbeatAfterNanos;
         this.committed = resumeFrom.position();
         this.committedGtid = resumeFrom.gtid();
+        this.server = resumeFrom.server();
+        this.timeline = timeline;
         this.file = committed.file();
         this.onFailure = onFailure;
     }
@@ -185,7 +199,24 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     /** {@link #committed()} with the GTID of the transaction before it: what the relay stores. */
     ResumePosition resumePosition() {
-        return new ResumePosition(committed, committedGtid);
+        return resumePosition(committed, committedGtid);
+    }
+
+    private ResumePosition resumePosition(BinlogPosition position, String gtid) {
+        return new ResumePosition(
+                position,
+                gtid,
+                timeline instanceof GtidTimeline gtidTimeline ? gtidTimeline : null,
+                server);
+    }
+
+    /**
+     * Called before each connection: the server it goes to. A connection by GTID starts with a
+     * ROTATE naming that server's file, whose position becomes {@link #committed()}.
+     */
+    void connecting(SourceIdentity to, boolean byGtid) {
+        server = to;
+        repositioned = byGtid;
     }
 
     /** What stopped this assembler, or {@code null}. */
@@ -276,9 +307,10 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     private void rotate(RotateEventData rotate) {
         file = rotate.getBinlogFilename();
-        if (!open && !file.equals(committed.file())) {
+        if (!open && (repositioned || !file.equals(committed.file()))) {
             committed = new BinlogPosition(file, rotate.getBinlogPosition());
         }
+        repositioned = false;
     }
 
     private void begin(EventHeaderV4 header, String gtid) {
@@ -298,7 +330,23 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         open = true;
         endsWithStatement = true;
         start = position(header);
-        startScn = start.scn();
+        startScn = timeline.scn(start, gtid);
+        if (timeline instanceof GtidTimeline) {
+            long floor = timeline.next(resumePosition());
+            if (startScn < floor) {
+                throw new FetchFailedException(
+                        "GTID sequence does not grow: gtid="
+                                + gtid
+                                + ", after="
+                                + committedGtid
+                                + ", position="
+                                + start
+                                + ", server="
+                                + server
+                                + "; a GTID timeline needs gtid_strict_mode on every server of the"
+                                + " source's topology");
+            }
+        }
         transactionId = gtid;
         writer.open(startScn, commitTimeMicros, gtid.isEmpty() ? start.toString() : gtid);
     }
@@ -323,7 +371,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         if (!open) {
             begin(header, "");
         }
-        ddl.apply(start, query.getDatabase(), sql, this::appendSchemaChange);
+        ddl.apply(start, startScn, query.getDatabase(), sql, this::appendSchemaChange);
         routes.clear();
         uncaptured.clear();
         if (endsWithStatement
@@ -546,7 +594,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                     writer.length(),
                     writer.events(),
                     writer.commitTimeMicros(),
-                    new ResumePosition(next, gtid).toString());
+                    resumePosition(next, gtid).toString());
         }
         committed = next;
         committedGtid = gtid;
@@ -563,7 +611,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
      * below any transaction still to come, so a consumer checkpointing it misses nothing.
      */
     private void publishHeartbeat() throws InterruptedException {
-        long scn = committed.scn() - 1;
+        long scn = timeline.next(resumePosition()) - 1;
         writer.heartbeat(scn, System.currentTimeMillis() * 1_000L);
         sink.accept(
                 scn,
