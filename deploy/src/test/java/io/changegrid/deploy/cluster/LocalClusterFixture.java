@@ -71,24 +71,34 @@ final class LocalClusterFixture implements AutoCloseable {
     /** Starts a cluster of two relays and {@code consumers} members in {@code root}. */
     static LocalClusterFixture start(
             Path root, int consumers, int partitions, Duration sessionTimeout) throws Exception {
+        return start(root, consumers, partitions, sessionTimeout, List.of());
+    }
+
+    /** As above, with more options of {@code start}, e.g. {@code --secure}. */
+    static LocalClusterFixture start(
+            Path root, int consumers, int partitions, Duration sessionTimeout, List<String> options)
+            throws Exception {
         ClusterDirectory directory = new ClusterDirectory(root);
         try {
-            script(
-                    directory,
-                    "start",
-                    "--consumers",
-                    Integer.toString(consumers),
-                    "--partitions",
-                    Integer.toString(partitions),
-                    "--group",
-                    GROUP,
-                    "--session-timeout",
-                    sessionTimeout.toMillis() + "ms",
-                    "--heartbeat",
-                    "200ms",
-                    // Fewer JIT threads: six JVMs share two cores in these tests.
-                    "--java-options",
-                    "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+            List<String> args =
+                    new ArrayList<>(
+                            List.of(
+                                    "start",
+                                    "--consumers",
+                                    Integer.toString(consumers),
+                                    "--partitions",
+                                    Integer.toString(partitions),
+                                    "--group",
+                                    GROUP,
+                                    "--session-timeout",
+                                    sessionTimeout.toMillis() + "ms",
+                                    "--heartbeat",
+                                    "200ms",
+                                    // Fewer JIT threads: six JVMs share two cores in these tests.
+                                    "--java-options",
+                                    "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"));
+            args.addAll(options);
+            script(directory, args.toArray(String[]::new));
             return new LocalClusterFixture(directory, partitions, sessionTimeout);
         } catch (Exception | Error e) {
             script(directory, "stop");
