@@ -46,8 +46,11 @@ public final class Console implements AutoCloseable {
      */
     public static Console start(ConsoleConfig config, RequestAuthenticator authenticator)
             throws Exception {
+        // The group views are Helix's, whose ZooKeeper clients read the JVM's properties only.
+        config.zooKeeperTls().applyToJvm();
         ZooKeeperSession zooKeeper =
-                ZooKeeperSession.open(config.zooKeeper(), config.sessionTimeout());
+                ZooKeeperSession.open(
+                        config.zooKeeper(), config.sessionTimeout(), null, config.zooKeeperTls());
         HttpClient http = HttpClient.newBuilder().connectTimeout(config.probeTimeout()).build();
         Sampler sampler =
                 new Sampler(

@@ -1,6 +1,7 @@
 package io.changegrid.console.config;
 
 import io.changegrid.config.Config;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import java.time.Duration;
 import java.util.Map;
 
@@ -14,6 +15,7 @@ import java.util.Map;
  * @param sampleInterval how often the grid is sampled
  * @param sampleHistory how far back the charts reach
  * @param probeTimeout how long one component's answer is waited for
+ * @param zooKeeperTls TLS to ZooKeeper ({@code cluster.zookeeperTls.*})
  */
 public record ConsoleConfig(
         String zooKeeper,
@@ -22,7 +24,8 @@ public record ConsoleConfig(
         int httpPort,
         Duration sampleInterval,
         Duration sampleHistory,
-        Duration probeTimeout) {
+        Duration probeTimeout,
+        ZooKeeperTls zooKeeperTls) {
 
     /** From a configuration loaded with {@link ConsoleSettings#SCHEMA}. */
     public static ConsoleConfig from(Config config) {
@@ -33,7 +36,8 @@ public record ConsoleConfig(
                 config.get(ConsoleSettings.HTTP_PORT),
                 config.get(ConsoleSettings.SAMPLE_INTERVAL),
                 config.get(ConsoleSettings.SAMPLE_HISTORY),
-                config.get(ConsoleSettings.PROBE_TIMEOUT));
+                config.get(ConsoleSettings.PROBE_TIMEOUT),
+                ZooKeeperTls.read(config));
     }
 
     /** From {@code key=value} settings, as a test or an embedding process gives them. */

@@ -3,8 +3,9 @@ package io.changegrid.console.config;
 import io.changegrid.config.ConfigKey;
 import io.changegrid.config.ConfigSchema;
 import io.changegrid.config.ValueKind;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import java.time.Duration;
-import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The console's settings, defined once; the reference page docs/console-configuration.md is
@@ -83,14 +84,18 @@ public final class ConsoleSettings {
     /** Every key of the console. */
     public static final ConfigSchema SCHEMA =
             new ConfigSchema(
-                    List.of(
-                            ZOOKEEPER,
-                            SESSION_TIMEOUT,
-                            HTTP_HOST,
-                            HTTP_PORT,
-                            SAMPLE_INTERVAL,
-                            SAMPLE_HISTORY,
-                            PROBE_TIMEOUT));
+                    Stream.concat(
+                                    Stream.of(
+                                            ZOOKEEPER,
+                                            SESSION_TIMEOUT,
+                                            HTTP_HOST,
+                                            HTTP_PORT,
+                                            SAMPLE_INTERVAL,
+                                            SAMPLE_HISTORY,
+                                            PROBE_TIMEOUT),
+                                    ZooKeeperTls.KEYS.stream())
+                            .<ConfigKey<?>>map(key -> key)
+                            .toList());
 
     private ConsoleSettings() {}
 }

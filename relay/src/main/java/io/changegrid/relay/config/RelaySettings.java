@@ -9,6 +9,7 @@ import io.changegrid.config.ZooKeeperAuthKeys;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.FetcherProviders;
 import io.changegrid.protocol.tls.TlsSettings;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -301,10 +302,10 @@ public final class RelaySettings {
                         CLUSTER_ADVERTISED_URL,
                         CLUSTER_SESSION_TIMEOUT,
                         CLUSTER_AUTH.user(),
-                        CLUSTER_AUTH.password(),
-                        SNAPSHOT_CHUNK_SIZE,
-                        SNAPSHOT_MIN_CHUNK_INTERVAL,
-                        SNAPSHOT_WATERMARK_WAIT));
+                        CLUSTER_AUTH.password()));
+        keys.addAll(ZooKeeperTls.KEYS);
+        keys.addAll(
+                List.of(SNAPSHOT_CHUNK_SIZE, SNAPSHOT_MIN_CHUNK_INTERVAL, SNAPSHOT_WATERMARK_WAIT));
         return List.copyOf(keys);
     }
 
