@@ -1,6 +1,10 @@
 package io.changegrid.deploy.cluster;
 
 import io.changegrid.config.PrivateFile;
+import io.changegrid.gridkit.tls.LocalCertificates;
+import io.changegrid.protocol.tls.ClientAuth;
+import io.changegrid.protocol.tls.TlsConfig;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import io.changegrid.relay.security.TokenTable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,8 +33,11 @@ import java.util.Map;
  * security/zk-group.pass         ZooKeeper digest password of the group (user group-&lt;name&gt;)
  * </pre>
  *
- * Components get secrets as {@code ${file:...}} references, never as values: the YAML files and the
- * command lines hold none.
+ * ZooKeeper's only client port speaks TLS with the same CA; every component connects with the
+ * servers' certificate as its client certificate.
+ *
+ * <p>Components get secrets as {@code ${file:...}} references, never as values: the YAML files and
+ * the command lines hold none.
  */
 final class ClusterSecurity {
 
@@ -110,6 +117,7 @@ final class ClusterSecurity {
         settings.put("security.access", access().toString());
         settings.put("cluster.zookeeperUser", RELAYS_ZOOKEEPER_USER);
         settings.put("cluster.zookeeperPassword", reference(zooKeeperPassword("relays")));
+        settings.putAll(zooKeeperTlsSettings());
         return settings;
     }
 
@@ -125,7 +133,46 @@ final class ClusterSecurity {
         settings.put("cluster.status.tls.keyStorePassword", reference(tlsPassword()));
         settings.put("cluster.zookeeperUser", groupZooKeeperUser(group));
         settings.put("cluster.zookeeperPassword", reference(zooKeeperPassword("group")));
+        settings.putAll(zooKeeperTlsSettings());
         return settings;
+    }
+
+    /**
+     * TLS to the grid's ZooKeeper, whose only client port speaks TLS: the CA, and the servers'
+     * certificate as every component's client certificate (ZooKeeper asks for one).
+     */
+    private Map<String, Object> zooKeeperTlsSettings() {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("cluster.zookeeperTls.enabled", "true");
+        settings.put("cluster.zookeeperTls.trustStore", caPem().toString());
+        settings.put("cluster.zookeeperTls.keyStore", serverKeyStore().toString());
+        settings.put("cluster.zookeeperTls.keyStorePassword", reference(tlsPassword()));
+        return settings;
+    }
+
+    /** The same, for the launcher's own ZooKeeper clients (and a test's). */
+    ZooKeeperTls zooKeeperTls() throws IOException {
+        return new ZooKeeperTls(
+                true,
+                new TlsConfig(
+                        null,
+                        null,
+                        serverKeyStore(),
+                        Files.readString(tlsPassword()).trim(),
+                        caPem(),
+                        "",
+                        ClientAuth.NONE));
+    }
+
+    /** The arguments of {@code LocalZooKeeperMain} for a TLS-only ZooKeeper. */
+    List<String> zooKeeperArguments() {
+        return List.of(
+                "--key-store",
+                serverKeyStore().toString(),
+                "--key-store-password-file",
+                tlsPassword().toString(),
+                "--trust-store",
+                caPem().toString());
     }
 
     /** The group's ZooKeeper digest user. */

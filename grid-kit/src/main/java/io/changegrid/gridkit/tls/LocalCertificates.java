@@ -1,4 +1,4 @@
-package io.changegrid.deploy.cluster;
+package io.changegrid.gridkit.tls;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,10 +11,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * A local CA and one server certificate signed by it, made with the JDK's {@code keytool} (no other
  * tool needed): EC P-256 keys, valid 30 days, the server's for {@code 127.0.0.1} and {@code
- * localhost}, usable as client certificate too. The stores' password is read by keytool from a file
- * ({@code -storepass:file}), never put on its command line.
+ * localhost}, usable as client certificate too. For local grids and benchmarks ({@code
+ * local-cluster.sh --secure}, {@code bin/bench --tls}); tests use test-kit's TestCertificates. The
+ * stores' password is read by keytool from a file ({@code -storepass:file}), never put on its
+ * command line.
  */
-final class LocalCertificates {
+public final class LocalCertificates {
 
     private static final String VALIDITY_DAYS = "30";
     private static final long STEP_TIMEOUT_SECONDS = 60;
@@ -23,7 +25,11 @@ final class LocalCertificates {
     private final Path passwordFile;
     private final String keytool;
 
-    LocalCertificates(Path directory, Path passwordFile) {
+    /**
+     * @param directory where the files are made (the CA's key stays there)
+     * @param passwordFile holds the stores' password, one line
+     */
+    public LocalCertificates(Path directory, Path passwordFile) {
         this.directory = directory;
         this.passwordFile = passwordFile;
         this.keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
@@ -35,7 +41,7 @@ final class LocalCertificates {
      *
      * @throws IOException naming the step that failed, with keytool's output
      */
-    void create(Path caPem, Path serverStore) throws IOException, InterruptedException {
+    public void create(Path caPem, Path serverStore) throws IOException, InterruptedException {
         Path caStore = directory.resolve("ca.p12");
         Path request = directory.resolve("server.csr");
         Path signed = directory.resolve("server.pem");
