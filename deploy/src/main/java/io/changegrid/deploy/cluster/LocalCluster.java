@@ -94,10 +94,10 @@ final class LocalCluster {
                 "zookeeper",
                 List.of("-Xmx128m", "-XX:+UseSerialGC"),
                 LocalZooKeeperMain.class,
-                List.of("--dir", directory.zooKeeperDirectory().toString()));
+                zooKeeperArguments());
         ChildProcess.awaitReady(directory, "zookeeper", START_TIMEOUT, directory::zooKeeperReady);
         String zooKeeper = directory.zooKeeperConnect();
-        out.println("  zookeeper  " + zooKeeper);
+        out.println("  zookeeper  " + zooKeeper + (secure ? " (TLS only)" : ""));
 
         ChildProcess.start(
                 directory,
@@ -327,6 +327,8 @@ final class LocalCluster {
             }
         }
         secure = true;
+        // This launcher's ZooKeeper clients (Helix's views, the status command) read the JVM's.
+        security.zooKeeperTls().applyToJvm();
         http =
                 HttpClient.newBuilder()
                         .connectTimeout(Duration.ofSeconds(1))
@@ -341,6 +343,15 @@ final class LocalCluster {
                                                 "",
                                                 ClientAuth.NONE)))
                         .build();
+    }
+
+    private List<String> zooKeeperArguments() {
+        List<String> args =
+                new ArrayList<>(List.of("--dir", directory.zooKeeperDirectory().toString()));
+        if (secure) {
+            args.addAll(security.zooKeeperArguments());
+        }
+        return args;
     }
 
     private String scheme() {

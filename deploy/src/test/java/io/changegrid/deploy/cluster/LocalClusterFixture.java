@@ -55,12 +55,18 @@ final class LocalClusterFixture implements AutoCloseable {
     private final ZooKeeperSession zooKeeper;
     private final ClusterView view;
     private final Thread stopOnExit;
+    private final Properties jvmProperties; // restored at close: a secured grid changes them
 
     private LocalClusterFixture(ClusterDirectory directory, int partitions, Duration sessionTimeout)
             throws Exception {
         this.directory = directory;
         this.partitions = partitions;
         this.sessionTimeout = sessionTimeout;
+        this.jvmProperties = (Properties) System.getProperties().clone();
+        if (Boolean.parseBoolean(directory.plan().getProperty("secure", "false"))) {
+            // The grid's ZooKeeper speaks only TLS; Helix's views read the JVM's properties.
+            ClusterSecurity.of(directory).zooKeeperTls().applyToJvm();
+        }
         this.zooKeeper =
                 ZooKeeperSession.open(directory.zooKeeperConnect(), Duration.ofSeconds(10));
         this.view = ClusterView.connect(directory.zooKeeperConnect(), GROUP);
@@ -361,6 +367,7 @@ final class LocalClusterFixture implements AutoCloseable {
     public void close() {
         view.close();
         zooKeeper.close();
+        System.setProperties(jvmProperties);
         try {
             Runtime.getRuntime().removeShutdownHook(stopOnExit);
         } catch (IllegalStateException e) {

@@ -18,7 +18,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,8 +33,8 @@ import org.junit.jupiter.api.Test;
  * {@code local-cluster.sh start --secure}: relays serving HTTPS only with a CA made at start,
  * consumers holding a bearer token and the CA as {@code ${file:...}} references, an access file,
  * and ZooKeeper digest ACLs. Rows flow (over TLS: the relays speak nothing else), a request without
- * a token is refused, and a ZooKeeper client without the group's credentials cannot move its
- * checkpoint.
+ * a token is refused, ZooKeeper speaks only TLS, and a ZooKeeper client without the group's
+ * credentials cannot move its checkpoint.
  */
 class SecureLocalClusterIT {
 
@@ -138,6 +143,33 @@ class SecureLocalClusterIT {
             assertThat(node).as(path).isNotNull();
             assertThatThrownBy(() -> rogue.call(zk -> zk.setData(path, new byte[] {1}, -1)))
                     .isInstanceOf(KeeperException.NoAuthException.class);
+        }
+    }
+
+    @Test
+    void shouldNotConnectAPlainZooKeeperClientWhenTheGridIsSecured() throws Exception {
+        ZKClientConfig plain = new ZKClientConfig();
+        plain.setProperty(ZKClientConfig.SECURE_CLIENT, "false");
+        plain.setProperty(
+                ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET,
+                "org.apache.zookeeper.ClientCnxnSocketNIO");
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper client =
+                new ZooKeeper(
+                        cluster.directory().zooKeeperConnect(),
+                        10_000,
+                        event -> {
+                            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                                connected.countDown();
+                            }
+                        },
+                        plain);
+        try {
+            assertThat(connected.await(5, TimeUnit.SECONDS))
+                    .as("a plain client connected to the secured grid's ZooKeeper")
+                    .isFalse();
+        } finally {
+            client.close();
         }
     }
 
