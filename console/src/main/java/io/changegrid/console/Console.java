@@ -70,8 +70,11 @@ public final class Console implements AutoCloseable {
             client.sslContext(TlsContexts.jdkClient(config.credentials().tls()));
         }
         HttpClient http = client.build();
+        // The group views are Helix's, whose ZooKeeper clients read the JVM's properties only.
+        config.zooKeeperTls().applyToJvm();
         ZooKeeperSession zooKeeper =
-                ZooKeeperSession.open(config.zooKeeper(), config.sessionTimeout());
+                ZooKeeperSession.open(
+                        config.zooKeeper(), config.sessionTimeout(), null, config.zooKeeperTls());
         Sampler sampler =
                 new Sampler(
                         new GridReader(zooKeeper, new GroupReport(http, config.probeTimeout())),

@@ -3,6 +3,7 @@ package io.changegrid.protocol;
 import io.changegrid.events.json.MalformedJsonException;
 import io.changegrid.events.json.SchemaJson;
 import io.changegrid.events.schema.TableSchema;
+import io.changegrid.protocol.tls.FileWatcher;
 import io.changegrid.protocol.tls.RelayCredentials;
 import io.changegrid.protocol.tls.TlsContexts;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -25,7 +27,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>Relay URLs are base URLs ({@code http://host:port} or {@code https://host:port}), with or
  * without a trailing slash. With {@link RelayCredentials} the client checks {@code https://} relays
  * against its trust store (and their names against their certificates), shows its own certificate
- * when it has one, and sends its bearer token with every request.
+ * when it has one, and sends its bearer token with every request. Its TLS files are re-read when
+ * they change (polled every {@link FileWatcher#INTERVAL}): new connections use the new certificate
+ * or trust store, open ones keep theirs.
  *
  * <p>Threading: thread-safe; requests from any thread.
  */
@@ -71,7 +75,18 @@ public final class RelayClient implements AutoCloseable {
         client.setExecutor(threads);
         client.setConnectTimeout(connectTimeout.toMillis());
         client.setFollowRedirects(false);
-        client.setSslContextFactory(TlsContexts.client(credentials.tls()));
+        SslContextFactory.Client tls = TlsContexts.client(credentials.tls());
+        client.setSslContextFactory(tls);
+        if (!credentials.tls().files().isEmpty()) {
+            // A renewed client certificate or a rotated CA is used from the next connection on,
+            // as a relay re-reads its own files: clients run as long as relays do.
+            client.addBean(
+                    new FileWatcher(
+                            name + "-tls",
+                            credentials.tls().files(),
+                            FileWatcher.INTERVAL,
+                            () -> TlsContexts.reload(tls, credentials.tls())));
+        }
         try {
             client.start();
         } catch (Exception e) {

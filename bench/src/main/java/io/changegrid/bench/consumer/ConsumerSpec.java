@@ -17,6 +17,8 @@ import java.util.List;
  * @param compression none or gzip
  * @param endScn the checkpoint that means the whole range was read
  * @param bufferBytes the consumer event buffer's size
+ * @param relayCredentials {@code --trust-store} and {@code --token-file} for relays with {@code
+ *     --tls}, or empty
  */
 public record ConsumerSpec(
         int index,
@@ -28,7 +30,28 @@ public record ConsumerSpec(
         String format,
         String compression,
         long endScn,
-        long bufferBytes) {
+        long bufferBytes,
+        List<String> relayCredentials) {
+
+    public ConsumerSpec {
+        relayCredentials = List.copyOf(relayCredentials);
+    }
+
+    /** The same consumer with the arguments naming its relays' trust store and token. */
+    public ConsumerSpec withRelayCredentials(List<String> arguments) {
+        return new ConsumerSpec(
+                index,
+                relayUrl,
+                partition,
+                partitions,
+                partitioning,
+                database,
+                format,
+                compression,
+                endScn,
+                bufferBytes,
+                arguments);
+    }
 
     /**
      * The consumers of a run: consumer {@code j} pulls from relay {@code j mod relays}; the
@@ -59,22 +82,26 @@ public record ConsumerSpec(
                             format,
                             compression,
                             endScn,
-                            bufferBytes));
+                            bufferBytes,
+                            List.of()));
         }
         return specs;
     }
 
     /** The arguments of {@link MeasuringConsumerMain}. */
     List<String> arguments() {
-        return List.of(
-                "--relay", relayUrl,
-                "--partition", Integer.toString(partition),
-                "--partitions", Integer.toString(partitions),
-                "--partitioning", partitioning.label(),
-                "--database", database,
-                "--format", format,
-                "--compression", compression,
-                "--end-scn", Long.toString(endScn),
-                "--buffer-size", Long.toString(bufferBytes));
+        List<String> arguments = new ArrayList<>(relayCredentials);
+        arguments.addAll(
+                List.of(
+                        "--relay", relayUrl,
+                        "--partition", Integer.toString(partition),
+                        "--partitions", Integer.toString(partitions),
+                        "--partitioning", partitioning.label(),
+                        "--database", database,
+                        "--format", format,
+                        "--compression", compression,
+                        "--end-scn", Long.toString(endScn),
+                        "--buffer-size", Long.toString(bufferBytes)));
+        return arguments;
     }
 }

@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.zip.GZIPInputStream;
+import javax.net.ssl.SSLContext;
 
 /**
  * What a consumer in another language does: long-polls {@code /v1/stream?format=json} and parses
@@ -29,17 +30,23 @@ final class JsonStreamReader {
 
     private static final long RETRY_LIMIT_NANOS = Duration.ofMinutes(2).toNanos();
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http;
     private final JsonFactory factory = new JsonFactory();
     private final String streamUrl;
     private final boolean gzip;
+    private final String authorization; // null: no token
 
     /**
      * @param relay the relay's base URL
      * @param subscription the query's subscription part: {@code &p=..&n=..}, {@code &filter=..} or
      *     empty
+     * @param tls the context trusting {@code https://} relays
+     * @param token the bearer token, or null
      */
-    JsonStreamReader(String relay, String subscription, boolean gzip) {
+    JsonStreamReader(
+            String relay, String subscription, boolean gzip, SSLContext tls, String token) {
+        this.http = HttpClient.newBuilder().sslContext(tls).build();
+        this.authorization = token == null ? null : "Bearer " + token;
         this.streamUrl =
                 relay
                         + RelayApi.STREAM
@@ -71,6 +78,9 @@ final class JsonStreamReader {
                     HttpRequest.newBuilder(URI.create(streamUrl + "&from=" + checkpoint));
             if (gzip) {
                 request.header("Accept-Encoding", "gzip");
+            }
+            if (authorization != null) {
+                request.header("Authorization", authorization);
             }
             HttpResponse<InputStream> response;
             try {

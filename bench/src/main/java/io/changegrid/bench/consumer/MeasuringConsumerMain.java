@@ -8,6 +8,11 @@ import io.changegrid.consumer.api.EventView;
 import io.changegrid.consumer.api.TransactionInfo;
 import io.changegrid.consumer.config.Subscription;
 import io.changegrid.consumer.sink.CountingCallback;
+import io.changegrid.protocol.tls.ClientAuth;
+import io.changegrid.protocol.tls.TlsConfig;
+import io.changegrid.protocol.tls.TlsContexts;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +67,14 @@ public final class MeasuringConsumerMain implements Callable<Integer> {
     @Option(names = "--buffer-size")
     long bufferBytes = 64L << 20;
 
+    /** The CA of {@code https://} relays ({@code bin/bench --tls}). */
+    @Option(names = "--trust-store")
+    Path trustStore;
+
+    /** A file holding the bearer token for relays with tokens. */
+    @Option(names = "--token-file")
+    Path tokenFile;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new MeasuringConsumerMain()).execute(args));
     }
@@ -76,7 +89,15 @@ public final class MeasuringConsumerMain implements Callable<Integer> {
                     subscription.filterJson() != null
                             ? JsonStreamReader.filter(subscription.filterJson())
                             : partitions > 1 ? "&p=" + partition + "&n=" + partitions : "";
-            JsonStreamReader reader = new JsonStreamReader(relay, query, gzip);
+            JsonStreamReader reader =
+                    new JsonStreamReader(
+                            relay,
+                            query,
+                            gzip,
+                            TlsContexts.jdkClient(
+                                    new TlsConfig(
+                                            null, null, null, "", trustStore, "", ClientAuth.NONE)),
+                            tokenFile == null ? null : Files.readString(tokenFile).trim());
             awaitGo(meter);
             Thread progress = progressPrinter(meter);
             reader.read(endScn, meter);
@@ -141,6 +162,15 @@ public final class MeasuringConsumerMain implements Callable<Integer> {
                         // The relay may start after this process: look for it often.
                         .fetchBackoff(Duration.ofMillis(10), Duration.ofMillis(50))
                         .set("fetch.gzip", gzip)
+                        .set(
+                                "relay.tls.trustStore",
+                                trustStore == null ? "" : trustStore.toString())
+                        // The library resolves the reference as any consumer's settings do.
+                        .set(
+                                "relay.token",
+                                tokenFile == null
+                                        ? ""
+                                        : "${file:" + tokenFile.toAbsolutePath() + "}")
                         .build();
         awaitGo(meter);
         consumer.start();

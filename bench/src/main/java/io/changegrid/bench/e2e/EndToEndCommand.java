@@ -202,7 +202,8 @@ public final class EndToEndCommand implements Callable<Integer> {
                         + topology.consumers()
                         + (topology.consumers() == 1 ? " consumer, " : " consumers, ")
                         + format
-                        + (compression.equals("none") ? "" : "+" + compression);
+                        + (compression.equals("none") ? "" : "+" + compression)
+                        + (plan.tls().enabled() ? ", tls" : "");
         System.err.println("end to end: " + name + (repeat > 1 ? ", run " + repetition : ""));
         String warning =
                 Machine.oversubscription(
@@ -232,7 +233,7 @@ public final class EndToEndCommand implements Callable<Integer> {
         List<Integer> ports = RelayFleet.freePorts(topology.relays());
         List<ConsumerSpec> specs =
                 ConsumerSpec.assign(
-                        ports.stream().map(RelayFleet::url).toList(),
+                        ports.stream().map(plan.tls()::url).toList(),
                         topology.consumers(),
                         consumerOptions.partitioning(),
                         source.database(),
@@ -240,6 +241,10 @@ public final class EndToEndCommand implements Callable<Integer> {
                         compression,
                         source.consumerEndScn(),
                         consumerOptions.bufferBytes());
+        specs =
+                specs.stream()
+                        .map(spec -> spec.withRelayCredentials(plan.tls().consumerArguments()))
+                        .toList();
         OptionalDouble sourceCpuBefore;
         CatchUp catchUp;
         Delivery delivery;
@@ -262,6 +267,7 @@ public final class EndToEndCommand implements Callable<Integer> {
         ObjectNode line = ResultFile.newLine("e2e");
         line.put("configuration", name);
         line.put("relays", topology.relays());
+        line.put("tls", plan.tls().enabled());
         line.put("consumers", topology.consumers());
         line.put("partitioning", topology.relays() == 1 ? "none" : plan.partitioning().label());
         line.put("consumerPartitioning", consumerOptions.partitioning().label());

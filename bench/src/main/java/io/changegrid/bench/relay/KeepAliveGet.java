@@ -9,12 +9,16 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
  * HTTP/1.1 GETs over one kept-alive connection, for polling a relay's status many times a second
  * while it is measured: a few reads and writes per poll, so the harness takes as little of the
  * shared cores as it can (a general HTTP client costs it a tenth of a core at this rate). Reads
- * bodies sent with a Content-Length or chunked; reconnects after any failure.
+ * bodies sent with a Content-Length or chunked; reconnects after any failure. With {@link BenchTls}
+ * the connection is TLS (the relay's name checked against its certificate) and every GET carries
+ * the token.
  *
  * <p>Not thread-safe: one harness thread polls.
  */
@@ -22,13 +26,21 @@ final class KeepAliveGet implements AutoCloseable {
 
     private final String host;
     private final int port;
+    private final javax.net.SocketFactory sockets;
+    private final String authorization; // an extra header line, or empty
     private Socket socket;
     private InputStream in;
     private OutputStream out;
 
-    KeepAliveGet(String host, int port) {
+    KeepAliveGet(String host, int port, BenchTls tls) {
         this.host = host;
         this.port = port;
+        this.sockets =
+                tls.enabled()
+                        ? tls.sslContext().getSocketFactory()
+                        : javax.net.SocketFactory.getDefault();
+        this.authorization =
+                tls.authorization() == null ? "" : "Authorization: " + tls.authorization() + "\r\n";
     }
 
     /**
@@ -37,7 +49,12 @@ final class KeepAliveGet implements AutoCloseable {
     String get(String path) {
         try {
             if (socket == null) {
-                socket = new Socket();
+                socket = sockets.createSocket();
+                if (socket instanceof SSLSocket secure) {
+                    SSLParameters parameters = secure.getSSLParameters();
+                    parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                    secure.setSSLParameters(parameters);
+                }
                 socket.connect(new InetSocketAddress(host, port), 1000);
                 socket.setSoTimeout(5000);
                 socket.setTcpNoDelay(true);
@@ -45,7 +62,15 @@ final class KeepAliveGet implements AutoCloseable {
                 out = socket.getOutputStream();
             }
             out.write(
-                    ("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n")
+                    ("GET "
+                                    + path
+                                    + " HTTP/1.1\r\nHost: "
+                                    + host
+                                    + ":"
+                                    + port
+                                    + "\r\n"
+                                    + authorization
+                                    + "\r\n")
                             .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             String status = line();

@@ -46,6 +46,14 @@ public final class RelayOptions {
                             + " -XX:StartFlightRecording=filename={run}-relay-{relay}.jfr,settings=profile")
     List<String> javaOptions = new ArrayList<>();
 
+    @Option(
+            names = "--tls",
+            description =
+                    "Relays serve HTTPS only and want a bearer token (a local CA made for the run),"
+                            + " and every consumer and poll of the harness uses them"
+                            + " (docs/security.md).")
+    boolean tls;
+
     /** Adds every problem of these options to {@code problems}. */
     public void check(OptionProblems problems) {
         problems.check(
@@ -63,6 +71,11 @@ public final class RelayOptions {
                 "--buffer-size",
                 "must be at least 64 MiB (one segment)",
                 bufferBytes);
+    }
+
+    /** HTTPS and tokens with {@code --tls}, else {@link BenchTls#NONE}. */
+    public BenchTls tls() {
+        return tls ? BenchTls.shared() : BenchTls.NONE;
     }
 
     /** Each relay's heap, e.g. 512m. */
@@ -85,7 +98,8 @@ public final class RelayOptions {
         Partitioning split = partitioning();
         double share = relays == 1 ? 1 : split == Partitioning.TABLE ? tableShare : 1.0 / relays;
         long bytes = bufferBytes != null ? bufferBytes : autoBuffer(shape, share);
-        return new RelayPlan(relays, split, policies, heap, roundUp(bytes), storage, javaOptions);
+        return new RelayPlan(
+                relays, split, policies, heap, roundUp(bytes), storage, javaOptions, tls());
     }
 
     /**
@@ -106,7 +120,8 @@ public final class RelayOptions {
                 heap,
                 INGEST_BUFFER_MAX,
                 storage,
-                javaOptions);
+                javaOptions,
+                plan.tls());
     }
 
     /** Room for a relay's share of the load's frames with a quarter to spare. */

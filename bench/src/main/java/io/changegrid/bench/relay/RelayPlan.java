@@ -16,6 +16,7 @@ import java.util.Map;
  * @param bufferBytes each relay's event buffer capacity
  * @param storage direct or mapped buffer segments
  * @param javaOptions more JVM options for every relay, e.g. a JFR recording
+ * @param tls HTTPS and tokens ({@code --tls}), or {@link BenchTls#NONE}
  */
 public record RelayPlan(
         int relays,
@@ -24,9 +25,11 @@ public record RelayPlan(
         String heap,
         long bufferBytes,
         String storage,
-        List<String> javaOptions) {
+        List<String> javaOptions,
+        BenchTls tls) {
 
     public RelayPlan {
+        tls = tls == null ? BenchTls.NONE : tls;
         policies = List.copyOf(policies);
         javaOptions = List.copyOf(javaOptions);
     }
@@ -34,12 +37,13 @@ public record RelayPlan(
     /** The same plan with another number of relays. */
     public RelayPlan withRelays(int count) {
         return new RelayPlan(
-                count, partitioning, policies, heap, bufferBytes, storage, javaOptions);
+                count, partitioning, policies, heap, bufferBytes, storage, javaOptions, tls);
     }
 
     /** The same plan with other policies. */
     public RelayPlan withPolicies(List<?> list) {
-        return new RelayPlan(relays, partitioning, list, heap, bufferBytes, storage, javaOptions);
+        return new RelayPlan(
+                relays, partitioning, list, heap, bufferBytes, storage, javaOptions, tls);
     }
 
     /**

@@ -25,16 +25,17 @@ public final class RelayProcess implements AutoCloseable {
     private final Process process;
     private final String baseUrl;
     private final Path log;
-    private final RelayHttp http = new RelayHttp();
+    private final RelayHttp http;
     private final KeepAliveGet statusGet;
 
-    private RelayProcess(int index, Process process, String baseUrl, Path log) {
+    private RelayProcess(int index, Process process, String baseUrl, Path log, BenchTls tls) {
         this.index = index;
         this.process = process;
         this.baseUrl = baseUrl;
         this.log = log;
+        this.http = new RelayHttp(tls);
         java.net.URI uri = java.net.URI.create(baseUrl);
-        this.statusGet = new KeepAliveGet(uri.getHost(), uri.getPort());
+        this.statusGet = new KeepAliveGet(uri.getHost(), uri.getPort(), tls);
     }
 
     /**
@@ -68,7 +69,11 @@ public final class RelayProcess implements AutoCloseable {
         }
         Path log = work.resolve("relay-" + index + ".log");
         return new RelayProcess(
-                index, JavaProcess.start(command, log).process(), RelayFleet.url(port), log);
+                index,
+                JavaProcess.start(command, log).process(),
+                plan.tls().url(port),
+                log,
+                plan.tls());
     }
 
     private static ObjectNode config(
@@ -90,6 +95,7 @@ public final class RelayProcess implements AutoCloseable {
         root.putObject("state")
                 .put("directory", work.resolve("relay-" + index + "-state").toString());
         root.putObject("http").put("port", port);
+        plan.tls().configure(root);
         List<Object> policies = plan.relayPolicies(source.database());
         if (!policies.isEmpty()) {
             root.set("policies", ResultFile.JSON.valueToTree(policies));

@@ -152,7 +152,8 @@ public final class Stage2Command implements Callable<Integer> {
                         + (count == 1 ? " consumer" : " consumers by " + split.label())
                         + ", "
                         + format
-                        + (compression.equals("none") ? "" : "+" + compression);
+                        + (compression.equals("none") ? "" : "+" + compression)
+                        + (relayOptions.tls().enabled() ? ", tls" : "");
         System.err.println("stage 2: " + name + (repeat > 1 ? ", run " + repetition : ""));
         String warning =
                 Machine.oversubscription(
@@ -169,6 +170,13 @@ public final class Stage2Command implements Callable<Integer> {
                         compression,
                         range.to().scn() - 1,
                         consumerOptions.bufferBytes());
+        specs =
+                specs.stream()
+                        .map(
+                                spec ->
+                                        spec.withRelayCredentials(
+                                                relayOptions.tls().consumerArguments()))
+                        .toList();
         double relayCpuBefore = relay.cpuSeconds();
         Delivery delivery;
         CpuMeter machine = new CpuMeter();
@@ -192,6 +200,7 @@ public final class Stage2Command implements Callable<Integer> {
         ObjectNode line = ResultFile.newLine("stage2");
         line.put("configuration", name);
         line.put("relays", 1);
+        line.put("tls", relayOptions.tls().enabled());
         line.put("consumers", count);
         line.put("partitioning", count == 1 ? "none" : split.label());
         line.put("format", format);

@@ -64,6 +64,13 @@ class RelayPlanTest {
 
     private static RelayPlan plan(int relays, List<?> policies) {
         return new RelayPlan(
-                relays, Partitioning.TABLE, policies, "512m", 1L << 28, "direct", List.of());
+                relays,
+                Partitioning.TABLE,
+                policies,
+                "512m",
+                1L << 28,
+                "direct",
+                List.of(),
+                BenchTls.NONE);
     }
 }

@@ -5,6 +5,7 @@ import io.changegrid.protocol.security.SecurityConfig;
 import io.changegrid.protocol.security.SecuritySettings;
 import io.changegrid.protocol.tls.RelayCredentials;
 import io.changegrid.protocol.tls.TlsConfig;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import java.time.Duration;
 import java.util.Map;
 
@@ -22,6 +23,7 @@ import java.util.Map;
  * @param security who may use the console ({@code security.*})
  * @param credentials what the console shows relays and members' status endpoints ({@code
  *     relay.tls.*}, {@code relay.token})
+ * @param zooKeeperTls TLS to ZooKeeper ({@code cluster.zookeeperTls.*})
  */
 public record ConsoleConfig(
         String zooKeeper,
@@ -33,7 +35,8 @@ public record ConsoleConfig(
         Duration probeTimeout,
         TlsConfig tls,
         SecurityConfig security,
-        RelayCredentials credentials) {
+        RelayCredentials credentials,
+        ZooKeeperTls zooKeeperTls) {
 
     /** From a configuration loaded with {@link ConsoleSettings#SCHEMA}. */
     public static ConsoleConfig from(Config config) {
@@ -47,7 +50,8 @@ public record ConsoleConfig(
                 config.get(ConsoleSettings.PROBE_TIMEOUT),
                 ConsoleSettings.HTTP_TLS.read(config),
                 SecuritySettings.read(config),
-                RelayCredentials.read(config));
+                RelayCredentials.read(config),
+                ZooKeeperTls.read(config));
     }
 
     /** From {@code key=value} settings, as a test or an embedding process gives them. */

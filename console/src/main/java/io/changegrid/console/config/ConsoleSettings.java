@@ -6,6 +6,7 @@ import io.changegrid.config.ValueKind;
 import io.changegrid.protocol.security.SecuritySettings;
 import io.changegrid.protocol.tls.RelayCredentials;
 import io.changegrid.protocol.tls.TlsSettings;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,6 +109,7 @@ public final class ConsoleSettings {
         keys.addAll(SecuritySettings.KEYS);
         // The console's own credentials towards secured relays and members' status endpoints.
         keys.addAll(RelayCredentials.KEYS);
+        keys.addAll(ZooKeeperTls.KEYS);
         return List.copyOf(keys);
     }
 }

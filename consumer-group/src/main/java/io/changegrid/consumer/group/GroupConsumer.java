@@ -121,9 +121,14 @@ public final class GroupConsumer implements AutoCloseable {
     public static GroupConsumer start(PartitionConfigs configs, PartitionCallbackFactory callbacks)
             throws Exception {
         GroupConfig group = configs.group();
+        // Helix opens its ZooKeeper clients from the JVM's properties only (docs/security.md).
+        group.zooKeeperTls().applyToJvm();
         ZooKeeperSession zooKeeper =
                 ZooKeeperSession.open(
-                        group.zooKeeper(), group.sessionTimeout(), group.credentials());
+                        group.zooKeeper(),
+                        group.sessionTimeout(),
+                        group.credentials(),
+                        group.zooKeeperTls());
         GroupConsumer consumer = new GroupConsumer(configs, callbacks, zooKeeper);
         try {
             consumer.join();

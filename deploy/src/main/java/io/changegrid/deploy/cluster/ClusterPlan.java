@@ -13,6 +13,7 @@ import java.util.Properties;
  * @param heartbeat the relays' heartbeat interval, e.g. {@code 500ms}
  * @param callback the consumers' {@code callback.type}
  * @param javaOptions JVM options of relays and consumers, space-separated
+ * @param secure whether the grid runs with TLS, tokens and ZooKeeper ACLs ({@link ClusterSecurity})
  */
 record ClusterPlan(
         String group,
@@ -21,7 +22,8 @@ record ClusterPlan(
         String sessionTimeout,
         String heartbeat,
         String callback,
-        String javaOptions) {
+        String javaOptions,
+        boolean secure) {
 
     void store(Properties properties) {
         properties.setProperty("group", group);
@@ -31,6 +33,7 @@ record ClusterPlan(
         properties.setProperty("heartbeat", heartbeat);
         properties.setProperty("callback", callback);
         properties.setProperty("javaOptions", javaOptions);
+        properties.setProperty("secure", Boolean.toString(secure));
     }
 
     static ClusterPlan load(Properties properties) {
@@ -44,7 +47,8 @@ record ClusterPlan(
                 properties.getProperty("sessionTimeout"),
                 properties.getProperty("heartbeat"),
                 properties.getProperty("callback"),
-                properties.getProperty("javaOptions"));
+                properties.getProperty("javaOptions"),
+                Boolean.parseBoolean(properties.getProperty("secure", "false")));
     }
 
     java.util.List<String> javaOptionList() {

@@ -19,7 +19,11 @@ final class ComponentConfigs {
 
     private ComponentConfigs() {}
 
-    /** A relay of the private source, registering itself in the cluster's ZooKeeper. */
+    /**
+     * A relay of the private source, registering itself in the cluster's ZooKeeper.
+     *
+     * @param security settings of a secured grid ({@link ClusterSecurity#relaySettings}), or none
+     */
     static Path relay(
             ClusterDirectory directory,
             String name,
@@ -27,7 +31,8 @@ final class ComponentConfigs {
             int httpPort,
             ClusterPlan plan,
             Properties source,
-            String zooKeeper)
+            String zooKeeper,
+            Map<String, Object> security)
             throws IOException {
         Path home = directory.relayDirectory(name);
         Map<String, Object> settings = new LinkedHashMap<>();
@@ -45,16 +50,23 @@ final class ComponentConfigs {
         settings.put("http.port", httpPort);
         settings.put("cluster.zookeeper", zooKeeper);
         settings.put("cluster.sessionTimeout", plan.sessionTimeout());
+        settings.putAll(security);
         return write(home.resolve("relay.yaml"), settings);
     }
 
-    /** A member of the cluster's consumer group, finding the relays in ZooKeeper. */
+    /**
+     * A member of the cluster's consumer group, finding the relays in ZooKeeper.
+     *
+     * @param security settings of a secured grid ({@link ClusterSecurity#consumerSettings}), or
+     *     none
+     */
     static Path consumer(
             ClusterDirectory directory,
             String instance,
             int statusPort,
             ClusterPlan plan,
-            String zooKeeper)
+            String zooKeeper,
+            Map<String, Object> security)
             throws IOException {
         Path home = directory.consumerDirectory(instance);
         Map<String, Object> settings = new LinkedHashMap<>();
@@ -73,6 +85,7 @@ final class ComponentConfigs {
         settings.put("fetch.requestTimeout", "3s");
         settings.put("callback.type", plan.callback());
         settings.put("callback.jsonl.file", home.resolve("events.jsonl").toString());
+        settings.putAll(security);
         return write(home.resolve("consumer.yaml"), settings);
     }
 

@@ -7,6 +7,9 @@ import io.changegrid.consumer.group.cluster.ClusterView;
 import io.changegrid.consumer.group.cluster.GroupAssignment;
 import io.changegrid.deploy.local.LocalSourceMain;
 import io.changegrid.deploy.local.LocalZooKeeperMain;
+import io.changegrid.protocol.tls.ClientAuth;
+import io.changegrid.protocol.tls.TlsConfig;
+import io.changegrid.protocol.tls.TlsContexts;
 import io.changegrid.relay.RelayMain;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,6 +26,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -38,16 +42,20 @@ final class LocalCluster {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-    private static final HttpClient HTTP =
+    private static final HttpClient PLAIN =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     private final ClusterDirectory directory;
     private final PrintStream out;
     private final Set<Integer> portsGiven = new HashSet<>();
+    private final ClusterSecurity security;
+    private HttpClient http = PLAIN; // trusts the cluster's CA once it is secured
+    private boolean secure;
 
     LocalCluster(ClusterDirectory directory, PrintStream out) {
         this.directory = directory;
         this.out = out;
+        this.security = ClusterSecurity.of(directory);
     }
 
     /**
@@ -72,16 +80,24 @@ final class LocalCluster {
         plan.store(saved);
         directory.savePlan(saved);
 
-        out.println("starting a local changegrid cluster in " + directory.root());
+        out.println(
+                "starting a local changegrid cluster in "
+                        + directory.root()
+                        + (plan.secure() ? " (secure)" : ""));
+        if (plan.secure()) {
+            security.create();
+            useSecurity();
+            out.println("  security   " + security.caPem().getParent() + " (CA, tokens, access)");
+        }
         ChildProcess.start(
                 directory,
                 "zookeeper",
                 List.of("-Xmx128m", "-XX:+UseSerialGC"),
                 LocalZooKeeperMain.class,
-                List.of("--dir", directory.zooKeeperDirectory().toString()));
+                zooKeeperArguments());
         ChildProcess.awaitReady(directory, "zookeeper", START_TIMEOUT, directory::zooKeeperReady);
         String zooKeeper = directory.zooKeeperConnect();
-        out.println("  zookeeper  " + zooKeeper);
+        out.println("  zookeeper  " + zooKeeper + (secure ? " (TLS only)" : ""));
 
         ChildProcess.start(
                 directory,
@@ -106,8 +122,9 @@ final class LocalCluster {
         }
         for (String name : relayNames) {
             String url = directory.plan().getProperty("relay." + name + ".url");
-            ChildProcess.awaitReady(
-                    directory, name, START_TIMEOUT, () -> answers(url + "/v1/status"));
+            // A secured relay's /v1/status needs the operations role; /v1/health is open.
+            String ready = url + (secure ? "/v1/health" : "/v1/status");
+            ChildProcess.awaitReady(directory, name, START_TIMEOUT, () -> answers(ready));
             out.println("  " + pad(name) + url + "/v1/status");
         }
 
@@ -119,7 +136,12 @@ final class LocalCluster {
             awaitConsumer(instance);
         }
         awaitAllOwned(zooKeeper, plan);
-        startConsole(zooKeeper);
+        if (secure) {
+            // The console has no relay credentials yet: it would show every relay as refusing.
+            out.println("  console    not started with --secure");
+        } else {
+            startConsole(zooKeeper);
+        }
         out.println();
         out.println("consumer group " + plan.group() + ":");
         showGroup(zooKeeper, plan.group());
@@ -144,6 +166,9 @@ final class LocalCluster {
     /** Starts one more member of the group, named {@code instance}. */
     void addConsumer(String instance) throws Exception {
         ClusterPlan plan = ClusterPlan.load(directory.plan());
+        if (plan.secure()) {
+            useSecurity();
+        }
         if (ChildProcess.find(directory, instance).isPresent()) {
             throw new IllegalStateException("consumer already runs: instance=" + instance);
         }
@@ -171,6 +196,9 @@ final class LocalCluster {
                                     .orElse("not running"));
         }
         Properties plan = directory.plan();
+        if (Boolean.parseBoolean(plan.getProperty("secure", "false"))) {
+            useSecurity();
+        }
         if (directory.zooKeeperReady() && plan.getProperty("group") != null) {
             out.println();
             showGroup(directory.zooKeeperConnect(), plan.getProperty("group"));
@@ -182,13 +210,21 @@ final class LocalCluster {
             throws IOException {
         int port = freePort();
         Path config =
-                ComponentConfigs.relay(directory, name, serverId, port, plan, source, zooKeeper);
+                ComponentConfigs.relay(
+                        directory,
+                        name,
+                        serverId,
+                        port,
+                        plan,
+                        source,
+                        zooKeeper,
+                        secure ? security.relaySettings() : Map.of());
         List<String> options = new ArrayList<>(plan.javaOptionList());
         options.add("-XX:MaxDirectMemorySize=128m");
         ChildProcess.start(
                 directory, name, options, RelayMain.class, List.of("--config", config.toString()));
         Properties saved = directory.plan();
-        saved.setProperty("relay." + name + ".url", "http://127.0.0.1:" + port);
+        saved.setProperty("relay." + name + ".url", scheme() + "127.0.0.1:" + port);
         directory.savePlan(saved);
         return name;
     }
@@ -196,7 +232,14 @@ final class LocalCluster {
     private String launchConsumer(String instance, ClusterPlan plan, String zooKeeper)
             throws IOException {
         int port = freePort();
-        Path config = ComponentConfigs.consumer(directory, instance, port, plan, zooKeeper);
+        Path config =
+                ComponentConfigs.consumer(
+                        directory,
+                        instance,
+                        port,
+                        plan,
+                        zooKeeper,
+                        secure ? security.consumerSettings(plan.group()) : Map.of());
         ChildProcess.start(
                 directory,
                 instance,
@@ -204,7 +247,7 @@ final class LocalCluster {
                 ConsumerMain.class,
                 List.of("--config", config.toString()));
         Properties saved = directory.plan();
-        saved.setProperty("consumer." + instance + ".status", "http://127.0.0.1:" + port);
+        saved.setProperty("consumer." + instance + ".status", scheme() + "127.0.0.1:" + port);
         directory.savePlan(saved);
         return instance;
     }
@@ -239,7 +282,11 @@ final class LocalCluster {
     private void showGroup(String zooKeeper, String group) {
         CommandLine command = new CommandLine(new ClusterStatusCommand());
         command.setOut(new java.io.PrintWriter(out, true));
-        command.execute("--zookeeper", zooKeeper, "--group", group);
+        List<String> args = new ArrayList<>(List.of("--zookeeper", zooKeeper, "--group", group));
+        if (secure) {
+            args.addAll(List.of("--trust-store", security.caPem().toString()));
+        }
+        command.execute(args.toArray(String[]::new));
     }
 
     private List<String> runningProcesses() throws IOException {
@@ -271,10 +318,50 @@ final class LocalCluster {
         }
     }
 
-    private static boolean answers(String url) {
+    /** Clients of this launcher trust the cluster's CA from now on. */
+    private void useSecurity() throws IOException {
+        for (Path file : security.files()) {
+            if (!Files.isReadable(file)) {
+                throw new IllegalStateException(
+                        "the secured cluster's files are missing, start it again: file=" + file);
+            }
+        }
+        secure = true;
+        // This launcher's ZooKeeper clients (Helix's views, the status command) read the JVM's.
+        security.zooKeeperTls().applyToJvm();
+        http =
+                HttpClient.newBuilder()
+                        .connectTimeout(Duration.ofSeconds(1))
+                        .sslContext(
+                                TlsContexts.jdkClient(
+                                        new TlsConfig(
+                                                null,
+                                                null,
+                                                null,
+                                                "",
+                                                security.caPem(),
+                                                "",
+                                                ClientAuth.NONE)))
+                        .build();
+    }
+
+    private List<String> zooKeeperArguments() {
+        List<String> args =
+                new ArrayList<>(List.of("--dir", directory.zooKeeperDirectory().toString()));
+        if (secure) {
+            args.addAll(security.zooKeeperArguments());
+        }
+        return args;
+    }
+
+    private String scheme() {
+        return secure ? "https://" : "http://";
+    }
+
+    private boolean answers(String url) {
         try {
             HttpResponse<Void> response =
-                    HTTP.send(
+                    http.send(
                             HttpRequest.newBuilder(URI.create(url))
                                     .timeout(Duration.ofSeconds(2))
                                     .build(),

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  * local-cluster.sh start [--dir local-cluster] [--relays 2] [--consumers 3] [--partitions 12]
- *                        [--session-timeout 30s]
+ *                        [--session-timeout 30s] [--secure]
  * local-cluster.sh add-consumer --name c4
  * local-cluster.sh status
  * local-cluster.sh stop
@@ -107,6 +107,14 @@ public final class LocalClusterMain {
                 description = "JVM options of relays and consumers. Default: ${DEFAULT-VALUE}.")
         String javaOptions = "-Xmx256m -XX:+UseSerialGC";
 
+        @Option(
+                names = "--secure",
+                description =
+                        "TLS on every HTTP endpoint (a local CA made at start), bearer tokens, an"
+                                + " access file, ZooKeeper digest authentication and ACLs"
+                                + " (docs/security.md).")
+        boolean secure;
+
         @Override
         public Integer call() throws Exception {
             ClusterPlan plan =
@@ -117,7 +125,8 @@ public final class LocalClusterMain {
                             sessionTimeout,
                             heartbeat,
                             callback,
-                            javaOptions);
+                            javaOptions,
+                            secure);
             cluster().start(plan, relays, consumers);
             return 0;
         }

@@ -29,6 +29,20 @@ public final class LocalZooKeeperMain implements Callable<Integer> {
     @Option(names = "--dir", required = true, description = "Where to write " + CONNECT_FILE + ".")
     Path directory;
 
+    @Option(
+            names = "--key-store",
+            description =
+                    "A PKCS12 key store: the only client port then speaks TLS (secureClientPort).")
+    Path keyStore;
+
+    @Option(names = "--key-store-password-file", description = "The file holding its password.")
+    Path keyStorePasswordFile;
+
+    @Option(
+            names = "--trust-store",
+            description = "PEM CA certificates of the clients' certificates (needed with TLS).")
+    Path trustStore;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new LocalZooKeeperMain()).execute(args));
     }
@@ -37,7 +51,7 @@ public final class LocalZooKeeperMain implements Callable<Integer> {
     public Integer call() throws Exception {
         Files.createDirectories(directory);
         CountDownLatch stopped = new CountDownLatch(1);
-        EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start();
+        EmbeddedZooKeeper zooKeeper = keyStore == null ? EmbeddedZooKeeper.start() : startSecure();
         Runnable stop =
                 () -> {
                     zooKeeper.close();
@@ -50,6 +64,19 @@ public final class LocalZooKeeperMain implements Callable<Integer> {
         stopped.await();
         System.out.println("ZooKeeper stopped");
         return 0;
+    }
+
+    /**
+     * ZooKeeper's server reads its TLS settings from this JVM's properties; the password from a
+     * file ({@code passwordPath}), so that it is in no property and on no command line.
+     */
+    private EmbeddedZooKeeper startSecure() {
+        System.setProperty("zookeeper.ssl.keyStore.location", keyStore.toString());
+        System.setProperty("zookeeper.ssl.keyStore.type", "PKCS12");
+        System.setProperty("zookeeper.ssl.keyStore.passwordPath", keyStorePasswordFile.toString());
+        System.setProperty("zookeeper.ssl.trustStore.location", trustStore.toString());
+        System.setProperty("zookeeper.ssl.trustStore.type", "PEM");
+        return EmbeddedZooKeeper.startSecure();
     }
 
     /** Writes a file other processes poll for: they see it whole or not at all. */

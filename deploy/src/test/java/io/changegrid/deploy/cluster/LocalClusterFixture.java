@@ -55,12 +55,18 @@ final class LocalClusterFixture implements AutoCloseable {
     private final ZooKeeperSession zooKeeper;
     private final ClusterView view;
     private final Thread stopOnExit;
+    private final Properties jvmProperties; // restored at close: a secured grid changes them
 
     private LocalClusterFixture(ClusterDirectory directory, int partitions, Duration sessionTimeout)
             throws Exception {
         this.directory = directory;
         this.partitions = partitions;
         this.sessionTimeout = sessionTimeout;
+        this.jvmProperties = (Properties) System.getProperties().clone();
+        if (Boolean.parseBoolean(directory.plan().getProperty("secure", "false"))) {
+            // The grid's ZooKeeper speaks only TLS; Helix's views read the JVM's properties.
+            ClusterSecurity.of(directory).zooKeeperTls().applyToJvm();
+        }
         this.zooKeeper =
                 ZooKeeperSession.open(directory.zooKeeperConnect(), Duration.ofSeconds(10));
         this.view = ClusterView.connect(directory.zooKeeperConnect(), GROUP);
@@ -71,24 +77,34 @@ final class LocalClusterFixture implements AutoCloseable {
     /** Starts a cluster of two relays and {@code consumers} members in {@code root}. */
     static LocalClusterFixture start(
             Path root, int consumers, int partitions, Duration sessionTimeout) throws Exception {
+        return start(root, consumers, partitions, sessionTimeout, List.of());
+    }
+
+    /** As above, with more options of {@code start}, e.g. {@code --secure}. */
+    static LocalClusterFixture start(
+            Path root, int consumers, int partitions, Duration sessionTimeout, List<String> options)
+            throws Exception {
         ClusterDirectory directory = new ClusterDirectory(root);
         try {
-            script(
-                    directory,
-                    "start",
-                    "--consumers",
-                    Integer.toString(consumers),
-                    "--partitions",
-                    Integer.toString(partitions),
-                    "--group",
-                    GROUP,
-                    "--session-timeout",
-                    sessionTimeout.toMillis() + "ms",
-                    "--heartbeat",
-                    "200ms",
-                    // Fewer JIT threads: six JVMs share two cores in these tests.
-                    "--java-options",
-                    "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+            List<String> args =
+                    new ArrayList<>(
+                            List.of(
+                                    "start",
+                                    "--consumers",
+                                    Integer.toString(consumers),
+                                    "--partitions",
+                                    Integer.toString(partitions),
+                                    "--group",
+                                    GROUP,
+                                    "--session-timeout",
+                                    sessionTimeout.toMillis() + "ms",
+                                    "--heartbeat",
+                                    "200ms",
+                                    // Fewer JIT threads: six JVMs share two cores in these tests.
+                                    "--java-options",
+                                    "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"));
+            args.addAll(options);
+            script(directory, args.toArray(String[]::new));
             return new LocalClusterFixture(directory, partitions, sessionTimeout);
         } catch (Exception | Error e) {
             script(directory, "stop");
@@ -351,6 +367,7 @@ final class LocalClusterFixture implements AutoCloseable {
     public void close() {
         view.close();
         zooKeeper.close();
+        System.setProperties(jvmProperties);
         try {
             Runtime.getRuntime().removeShutdownHook(stopOnExit);
         } catch (IllegalStateException e) {

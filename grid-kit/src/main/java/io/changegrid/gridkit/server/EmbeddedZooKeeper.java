@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.auth.ProviderRegistry;
+import org.apache.zookeeper.server.auth.X509AuthenticationProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +39,8 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     static final int MAX_SESSION_TIMEOUT_MILLIS = 60_000;
     private static final int MAX_CLIENT_CONNECTIONS = 100;
     private static final int PORT_ATTEMPTS = 5;
+    private static final String X509_PROVIDER =
+            ProviderRegistry.AUTHPROVIDER_PROPERTY_PREFIX + "x509";
 
     private final ScratchDirectory scratch;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -53,10 +57,31 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      * @throws FixtureStartException if it cannot start
      */
     public static EmbeddedZooKeeper start() {
+        return start(false);
+    }
+
+    /**
+     * Starts a server whose only client port speaks TLS (ZooKeeper's {@code secureClientPort}, on
+     * Netty). Its key, trust store and client-certificate mode are ZooKeeper's own server settings,
+     * which it reads from the JVM's {@code zookeeper.ssl.*} properties at each connection: set them
+     * before clients connect ({@code zookeeper.ssl.keyStore.location}, {@code .type}, {@code
+     * .password}, {@code zookeeper.ssl.trustStore.*}, {@code zookeeper.ssl.clientAuth}).
+     *
+     * @throws FixtureStartException if it cannot start
+     */
+    public static EmbeddedZooKeeper startSecure() {
+        // A TLS connection is authenticated by its client certificate ("x509"), a provider
+        // ZooKeeper registers only when configured, as zoo.cfg's authProvider.x509 does.
+        System.setProperty(X509_PROVIDER, X509AuthenticationProvider.class.getName());
+        ProviderRegistry.addOrUpdateProvider(X509_PROVIDER);
+        return start(true);
+    }
+
+    private static EmbeddedZooKeeper start(boolean secure) {
         var zooKeeper = new EmbeddedZooKeeper(SCRATCH.create("zookeeper-"));
         ExitGuard.register(zooKeeper);
         try {
-            zooKeeper.boot();
+            zooKeeper.boot(secure);
             return zooKeeper;
         } catch (RuntimeException | Error e) {
             try {
@@ -68,12 +93,12 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         }
     }
 
-    private void boot() {
+    private void boot(boolean secure) {
         var dataDir = dataDir().toFile();
         try {
             server = new ZooKeeperServer(dataDir, dataDir, TICK_MILLIS);
             server.setMaxSessionTimeout(MAX_SESSION_TIMEOUT_MILLIS);
-            connections = bindFreePort();
+            connections = bindFreePort(secure);
             connections.startup(server);
         } catch (IOException e) {
             throw new FixtureStartException("cannot start ZooKeeper: dataDir=" + dataDir, e);
@@ -85,17 +110,41 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     }
 
     /** Binds a fresh port, picking again if another process took it first. */
-    private static ServerCnxnFactory bindFreePort() throws IOException {
+    private static ServerCnxnFactory bindFreePort(boolean secure) throws IOException {
         for (int attempt = 1; ; attempt++) {
             var address = new InetSocketAddress(FreePort.loopback(), FreePort.pick());
             try {
-                return ServerCnxnFactory.createFactory(address, MAX_CLIENT_CONNECTIONS);
+                if (!secure) {
+                    return ServerCnxnFactory.createFactory(address, MAX_CLIENT_CONNECTIONS);
+                }
+                ServerCnxnFactory factory = nettyFactory();
+                factory.configure(address, MAX_CLIENT_CONNECTIONS, -1, true);
+                return factory;
             } catch (BindException e) {
                 if (attempt == PORT_ATTEMPTS) {
                     throw new FixtureStartException(
                             "ZooKeeper found no free port: attempts=" + PORT_ATTEMPTS, e);
                 }
                 LOG.info("port taken before ZooKeeper could bind it, picking another: {}", address);
+            }
+        }
+    }
+
+    /**
+     * A Netty connection factory, the only kind that speaks TLS. ZooKeeper chooses the kind by a
+     * JVM property only; it is set for this one call and put back, so other servers are unchanged.
+     */
+    private static synchronized ServerCnxnFactory nettyFactory() throws IOException {
+        String key = ServerCnxnFactory.ZOOKEEPER_SERVER_CNXN_FACTORY;
+        String previous = System.getProperty(key);
+        System.setProperty(key, "org.apache.zookeeper.server.NettyServerCnxnFactory");
+        try {
+            return ServerCnxnFactory.createFactory();
+        } finally {
+            if (previous == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, previous);
             }
         }
     }

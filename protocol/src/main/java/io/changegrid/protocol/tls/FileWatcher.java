@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileWatcher extends AbstractLifeCycle {
 
+    /** How often servers and clients look at their TLS files for changes. */
+    public static final Duration INTERVAL = Duration.ofSeconds(1);
+
     private static final Logger LOG = LoggerFactory.getLogger(FileWatcher.class);
 
     /** The action run on a change; an exception is logged, the previous state kept. */

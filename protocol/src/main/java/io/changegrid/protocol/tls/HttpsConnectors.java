@@ -20,7 +20,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 public final class HttpsConnectors {
 
     /** How often TLS files are looked at for changes. */
-    public static final Duration RELOAD_INTERVAL = Duration.ofSeconds(1);
+    public static final Duration RELOAD_INTERVAL = FileWatcher.INTERVAL;
 
     private HttpsConnectors() {}
 

@@ -40,12 +40,12 @@ public final class TlsContexts {
     }
 
     /**
-     * Reads {@code tls}'s files again into a running server context: new connections use them, open
-     * ones keep theirs.
+     * Reads {@code tls}'s files again into a running server or client context: new connections use
+     * them, open ones keep theirs.
      *
      * @throws IOException naming a file that cannot be read; the context is then left as it was
      */
-    public static void reload(SslContextFactory.Server factory, TlsConfig tls) throws IOException {
+    public static void reload(SslContextFactory factory, TlsConfig tls) throws IOException {
         // Read first, so that a half-written file fails here and leaves the context untouched.
         var keys = tls.hasKey() ? TlsMaterial.keyStore(tls) : null;
         var trust = tls.hasTrust() ? TlsMaterial.trustStore(tls) : null;

@@ -143,7 +143,8 @@ public final class TlsMaterial {
         }
     }
 
-    private static boolean isPem(Path file) throws IOException {
+    /** Whether {@code file} is PEM text (else a binary store such as PKCS12). */
+    public static boolean isPem(Path file) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             byte[] head = in.readNBytes(64);
             return new String(head, StandardCharsets.US_ASCII).contains("-----BEGIN");

@@ -38,7 +38,7 @@ public final class TlsSettings {
     private final ConfigKey<String> trustStorePassword;
     private final ConfigKey<ClientAuth> clientAuth;
 
-    private TlsSettings(String prefix, boolean server) {
+    private TlsSettings(String prefix, boolean server, String peer) {
         this.prefix = prefix;
         this.server = server;
         String own = server ? "The server's" : "The client's";
@@ -62,7 +62,7 @@ public final class TlsSettings {
                         "Instead of certificate and privateKey: a PKCS12 key store with "
                                 + (server
                                         ? "the server's key and chain; re-read when it changes."
-                                        : "the client's key and chain; read at start."));
+                                        : "the client's key and chain."));
         this.keyStorePassword =
                 ConfigKey.of(
                                 prefix + ".keyStorePassword",
@@ -76,7 +76,9 @@ public final class TlsSettings {
                         server
                                 ? "CA certificates client certificates are checked against: a PEM file or a"
                                         + " PKCS12 trust store. Needed by clientAuth want or need."
-                                : "CA certificates the relay's certificate is checked against: a PEM file or a"
+                                : "CA certificates "
+                                        + peer
+                                        + " certificate is checked against: a PEM file or a"
                                         + " PKCS12 trust store (empty: the JDK's CAs).");
         this.trustStorePassword =
                 ConfigKey.of(
@@ -96,12 +98,20 @@ public final class TlsSettings {
 
     /** The settings of a TLS server under {@code prefix}, e.g. {@code http.tls}. */
     public static TlsSettings server(String prefix) {
-        return new TlsSettings(prefix, true);
+        return new TlsSettings(prefix, true, "");
     }
 
     /** The settings of a relay's client under {@code prefix}, e.g. {@code relay.tls}. */
     public static TlsSettings client(String prefix) {
-        return new TlsSettings(prefix, false);
+        return client(prefix, "the relay's");
+    }
+
+    /**
+     * The settings of a TLS client under {@code prefix} whose server is {@code peer}, e.g. {@code
+     * the ZooKeeper servers'}.
+     */
+    public static TlsSettings client(String prefix, String peer) {
+        return new TlsSettings(prefix, false, peer);
     }
 
     /** The keys, in documentation order, for the program's schema. */

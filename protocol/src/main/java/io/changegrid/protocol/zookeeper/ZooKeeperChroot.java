@@ -37,12 +37,22 @@ public final class ZooKeeperChroot {
     public static boolean create(
             String connectString, Duration timeout, ZooKeeperCredentials credentials)
             throws IOException, KeeperException, InterruptedException {
+        return create(connectString, timeout, credentials, ZooKeeperTls.NONE);
+    }
+
+    /** As {@link #create(String, Duration, ZooKeeperCredentials)}, over TLS when enabled. */
+    public static boolean create(
+            String connectString,
+            Duration timeout,
+            ZooKeeperCredentials credentials,
+            ZooKeeperTls tls)
+            throws IOException, KeeperException, InterruptedException {
         String chroot = of(connectString);
         if (chroot.isEmpty()) {
             return false;
         }
         String servers = connectString.substring(0, connectString.indexOf('/'));
-        try (ZooKeeperSession session = ZooKeeperSession.open(servers, timeout, credentials)) {
+        try (ZooKeeperSession session = ZooKeeperSession.open(servers, timeout, credentials, tls)) {
             int next = 0;
             while (next >= 0) {
                 next = chroot.indexOf('/', next + 1);

@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With {@link ZooKeeperCredentials} every handle authenticates ({@code digest}) before its first
  * operation, and {@link #acl} gives the ACL of a node this session creates ({@link ZooKeeperAcls}).
+ * With an enabled {@link ZooKeeperTls} every handle connects over TLS.
  *
  * <p>Threading: thread-safe. Listeners run on one thread of their own ({@code zookeeper-events}),
  * never on ZooKeeper's event thread, so they may block on ZooKeeper calls.
@@ -52,6 +53,7 @@ public final class ZooKeeperSession implements AutoCloseable {
     private final String connectString;
     private final int sessionTimeoutMillis;
     private final ZooKeeperCredentials credentials; // null: no authentication
+    private final ZooKeeperTls tls;
     private final List<Runnable> newSessionListeners = new CopyOnWriteArrayList<>();
     private final List<Runnable> everySessionListeners = new CopyOnWriteArrayList<>();
     private final ExecutorService events;
@@ -63,9 +65,13 @@ public final class ZooKeeperSession implements AutoCloseable {
     private boolean closed; // guarded by lock
 
     private ZooKeeperSession(
-            String connectString, Duration sessionTimeout, ZooKeeperCredentials credentials) {
+            String connectString,
+            Duration sessionTimeout,
+            ZooKeeperCredentials credentials,
+            ZooKeeperTls tls) {
         this.connectString = connectString;
         this.credentials = credentials;
+        this.tls = tls == null ? ZooKeeperTls.NONE : tls;
         this.sessionTimeoutMillis = Math.toIntExact(sessionTimeout.toMillis());
         this.events =
                 Executors.newSingleThreadExecutor(
@@ -96,7 +102,20 @@ public final class ZooKeeperSession implements AutoCloseable {
     public static ZooKeeperSession open(
             String connectString, Duration sessionTimeout, ZooKeeperCredentials credentials)
             throws IOException, InterruptedException {
-        ZooKeeperSession session = start(connectString, sessionTimeout, credentials);
+        return open(connectString, sessionTimeout, credentials, ZooKeeperTls.NONE);
+    }
+
+    /**
+     * As {@link #open(String, Duration, ZooKeeperCredentials)}, over TLS when {@code tls} is
+     * enabled.
+     */
+    public static ZooKeeperSession open(
+            String connectString,
+            Duration sessionTimeout,
+            ZooKeeperCredentials credentials,
+            ZooKeeperTls tls)
+            throws IOException, InterruptedException {
+        ZooKeeperSession session = start(connectString, sessionTimeout, credentials, tls);
         if (!session.awaitConnected(System.nanoTime() + sessionTimeout.toNanos())) {
             session.close();
             throw new IOException(
@@ -126,7 +145,20 @@ public final class ZooKeeperSession implements AutoCloseable {
      */
     public static ZooKeeperSession start(
             String connectString, Duration sessionTimeout, ZooKeeperCredentials credentials) {
-        ZooKeeperSession session = new ZooKeeperSession(connectString, sessionTimeout, credentials);
+        return start(connectString, sessionTimeout, credentials, ZooKeeperTls.NONE);
+    }
+
+    /**
+     * As {@link #start(String, Duration, ZooKeeperCredentials)}, over TLS when {@code tls} is
+     * enabled.
+     */
+    public static ZooKeeperSession start(
+            String connectString,
+            Duration sessionTimeout,
+            ZooKeeperCredentials credentials,
+            ZooKeeperTls tls) {
+        ZooKeeperSession session =
+                new ZooKeeperSession(connectString, sessionTimeout, credentials, tls);
         synchronized (session.lock) {
             session.handle = session.newHandle();
         }
@@ -233,6 +265,11 @@ public final class ZooKeeperSession implements AutoCloseable {
         return credentials;
     }
 
+    /** TLS of this session's connections; {@link ZooKeeperTls#NONE} when plain. */
+    public ZooKeeperTls tls() {
+        return tls;
+    }
+
     /** The ACL a node at {@code path} is created with by this session ({@link ZooKeeperAcls}). */
     public List<ACL> acl(String path) {
         return ZooKeeperAcls.forPath(path, credentials);
@@ -303,7 +340,15 @@ public final class ZooKeeperSession implements AutoCloseable {
     private ZooKeeper newHandle() {
         HandleWatcher watcher = new HandleWatcher(generations++);
         try {
-            ZooKeeper zooKeeper = new ZooKeeper(connectString, sessionTimeoutMillis, watcher);
+            // Without TLS settings the handle reads the JVM's properties, as before.
+            ZooKeeper zooKeeper =
+                    tls.enabled()
+                            ? new ZooKeeper(
+                                    connectString,
+                                    sessionTimeoutMillis,
+                                    watcher,
+                                    tls.clientConfig())
+                            : new ZooKeeper(connectString, sessionTimeoutMillis, watcher);
             if (credentials != null) {
                 // Sent with the connection, and again by the client on every reconnect.
                 zooKeeper.addAuthInfo(ZooKeeperCredentials.SCHEME, credentials.authInfo());

@@ -9,6 +9,7 @@ import io.changegrid.protocol.RelaySelection;
 import io.changegrid.protocol.zookeeper.ZooKeeperChroot;
 import io.changegrid.protocol.zookeeper.ZooKeeperCredentials;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import io.changegrid.relay.config.RelayConfiguration;
 import io.changegrid.relay.config.RelaySettings;
 import java.io.IOException;
@@ -97,8 +98,21 @@ public final class RelayRegistrar implements AutoCloseable {
             Duration sessionTimeout,
             RelayRegistration registration,
             ZooKeeperCredentials credentials) {
+        return start(connectString, sessionTimeout, registration, credentials, ZooKeeperTls.NONE);
+    }
+
+    /**
+     * As {@link #start(String, Duration, RelayRegistration, ZooKeeperCredentials)}, connecting over
+     * TLS when {@code tls} is enabled.
+     */
+    public static RelayRegistrar start(
+            String connectString,
+            Duration sessionTimeout,
+            RelayRegistration registration,
+            ZooKeeperCredentials credentials,
+            ZooKeeperTls tls) {
         ZooKeeperSession session =
-                ZooKeeperSession.start(connectString, sessionTimeout, credentials);
+                ZooKeeperSession.start(connectString, sessionTimeout, credentials, tls);
         RelayRegistrar registrar = new RelayRegistrar(session, registration);
         session.onEverySession(() -> registrar.submit(registrar::sessionStarted));
         return registrar;
@@ -149,7 +163,8 @@ public final class RelayRegistrar implements AutoCloseable {
                     registration,
                     ZooKeeperCredentials.of(
                             config.get(RelaySettings.CLUSTER_AUTH.user()),
-                            config.get(RelaySettings.CLUSTER_AUTH.password())));
+                            config.get(RelaySettings.CLUSTER_AUTH.password())),
+                    ZooKeeperTls.read(config));
         } catch (IllegalArgumentException e) {
             LOG.error(
                     "relay not registered, bad ZooKeeper connect string: cluster.zookeeper={}, error={}",
@@ -317,7 +332,10 @@ public final class RelayRegistrar implements AutoCloseable {
         String connectString = session.connectString();
         try {
             if (ZooKeeperChroot.create(
-                    connectString, session.sessionTimeout(), session.credentials())) {
+                    connectString,
+                    session.sessionTimeout(),
+                    session.credentials(),
+                    session.tls())) {
                 LOG.info("ZooKeeper chroot present: {}", ZooKeeperChroot.of(connectString));
             }
         } catch (IOException | KeeperException e) {

@@ -12,6 +12,7 @@ import io.changegrid.protocol.security.AnonymousAccess;
 import io.changegrid.protocol.security.CertificatePrincipal;
 import io.changegrid.protocol.security.SecuritySettings;
 import io.changegrid.protocol.tls.TlsSettings;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -304,10 +305,10 @@ public final class RelaySettings {
                         CLUSTER_SESSION_TIMEOUT,
                         CLUSTER_SILENCE_TIMEOUT,
                         CLUSTER_AUTH.user(),
-                        CLUSTER_AUTH.password(),
-                        SNAPSHOT_CHUNK_SIZE,
-                        SNAPSHOT_MIN_CHUNK_INTERVAL,
-                        SNAPSHOT_WATERMARK_WAIT));
+                        CLUSTER_AUTH.password()));
+        keys.addAll(ZooKeeperTls.KEYS);
+        keys.addAll(
+                List.of(SNAPSHOT_CHUNK_SIZE, SNAPSHOT_MIN_CHUNK_INTERVAL, SNAPSHOT_WATERMARK_WAIT));
         return List.copyOf(keys);
     }
 

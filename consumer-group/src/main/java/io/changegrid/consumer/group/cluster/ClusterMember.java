@@ -74,7 +74,10 @@ public final class ClusterMember implements AutoCloseable {
             throws Exception {
         String cluster = GroupLayout.clusterName(config.group());
         if (ZooKeeperChroot.create(
-                config.zooKeeper(), config.sessionTimeout(), config.credentials())) {
+                config.zooKeeper(),
+                config.sessionTimeout(),
+                config.credentials(),
+                config.zooKeeperTls())) {
             LOG.info("ZooKeeper chroot present: {}", ZooKeeperChroot.of(config.zooKeeper()));
         }
         GroupClusterSetup.ensure(config.zooKeeper(), cluster, config.partitions());

@@ -7,6 +7,7 @@ import io.changegrid.config.Config;
 import io.changegrid.config.ConfigException;
 import io.changegrid.protocol.tls.TlsConfig;
 import io.changegrid.protocol.zookeeper.ZooKeeperCredentials;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.List;
  * @param statusPort the status endpoint's port; -1 for none, 0 for any free port
  * @param statusTls TLS of the status endpoint ({@code cluster.status.tls.*})
  * @param credentials the group's ZooKeeper credentials, or null for none
+ * @param zooKeeperTls TLS to ZooKeeper ({@code cluster.zookeeperTls.*})
  */
 public record GroupConfig(
         String zooKeeper,
@@ -39,10 +41,12 @@ public record GroupConfig(
         String statusHost,
         int statusPort,
         TlsConfig statusTls,
-        ZooKeeperCredentials credentials) {
+        ZooKeeperCredentials credentials,
+        ZooKeeperTls zooKeeperTls) {
 
     public GroupConfig {
         statusTls = statusTls == null ? TlsConfig.NONE : statusTls;
+        zooKeeperTls = zooKeeperTls == null ? ZooKeeperTls.NONE : zooKeeperTls;
     }
 
     /**
@@ -69,7 +73,8 @@ public record GroupConfig(
                 statusHost,
                 statusPort,
                 TlsConfig.NONE,
-                null);
+                null,
+                ZooKeeperTls.NONE);
     }
 
     /** Whether the settings make this consumer a group member ({@code cluster.zookeeper} set). */
@@ -116,7 +121,8 @@ public record GroupConfig(
                 config.get(CLUSTER_STATUS_PORT),
                 STATUS_TLS.read(config),
                 ZooKeeperCredentials.of(
-                        config.get(CLUSTER_AUTH.user()), config.get(CLUSTER_AUTH.password())));
+                        config.get(CLUSTER_AUTH.user()), config.get(CLUSTER_AUTH.password())),
+                ZooKeeperTls.read(config));
     }
 
     /** {@code host-pid}: unique on a network, though not stable across restarts. */

@@ -6,6 +6,7 @@ import io.changegrid.config.ValueKind;
 import io.changegrid.config.ZooKeeperAuthKeys;
 import io.changegrid.consumer.config.ConsumerSettings;
 import io.changegrid.protocol.tls.TlsSettings;
+import io.changegrid.protocol.zookeeper.ZooKeeperTls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,6 +121,7 @@ public final class GroupSettings {
                         CLUSTER_AUTH.user(),
                         CLUSTER_AUTH.password()));
         keys.addAll(STATUS_TLS.keys());
+        keys.addAll(ZooKeeperTls.KEYS);
         return new ConfigSchema(keys);
     }
 }
