@@ -2,10 +2,10 @@ package io.changegrid.deploy.cluster;
 
 import io.changegrid.config.PrivateFile;
 import io.changegrid.gridkit.tls.LocalCertificates;
+import io.changegrid.protocol.security.TokenTable;
 import io.changegrid.protocol.tls.ClientAuth;
 import io.changegrid.protocol.tls.TlsConfig;
 import io.changegrid.protocol.zookeeper.ZooKeeperTls;
-import io.changegrid.relay.security.TokenTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
