@@ -60,6 +60,14 @@ final class EntryShape {
                 return true;
             }
             if (op == END_OF_TRANSACTION) {
+                if (frame.continues()) {
+                    throw misfit(
+                            "a part end where the transaction should end",
+                            scn,
+                            offset,
+                            length,
+                            at - frameLength);
+                }
                 if (at != end) {
                     throw misfit("bytes after END_OF_TRANSACTION", scn, offset, length, at);
                 }

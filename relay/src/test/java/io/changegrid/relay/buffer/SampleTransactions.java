@@ -99,6 +99,38 @@ final class SampleTransactions {
         encoder.endTransaction();
     }
 
+    /**
+     * Appends a transaction of {@code parts} parts of {@code eventsPerPart} inserts each, all but
+     * the last through {@link EventBuffer#appendPart}; returns what the last append returned (the
+     * tail, or an error code) and stops at the first error code.
+     */
+    long appendInParts(
+            EventBuffer buffer, long scn, int parts, int eventsPerPart, int payloadBytes) {
+        encoder.buffer().clear();
+        encoder.beginTransaction(SOURCE_ID, scn, scn * 10, "0-1-" + scn);
+        long result = 0;
+        for (int part = 0; part < parts; part++) {
+            for (int i = 0; i < eventsPerPart; i++) {
+                Object[] row = {scn * 1000 + part * eventsPerPart + i, text(payloadBytes)};
+                encoder.appendRowChange(Operation.INSERT, schema, null, row);
+            }
+            ByteBuffer frames = encoder.buffer().byteBuffer();
+            if (part < parts - 1) {
+                encoder.endPart();
+                result = buffer.appendPart(scn, frames, 0, length());
+                encoder.buffer().clear();
+            } else {
+                encoder.endTransaction();
+                result = buffer.appendEncoded(scn, frames, 0, length(), false);
+            }
+            if (result < 0) {
+                encoder.abortTransaction(0);
+                return result;
+            }
+        }
+        return result;
+    }
+
     /** A heartbeat frame in the encoder's buffer from offset 0 to {@link #length()}. */
     ByteBuffer heartbeat(long scn) {
         encoder.buffer().clear();
