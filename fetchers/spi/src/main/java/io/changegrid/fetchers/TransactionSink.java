@@ -58,6 +58,14 @@ public interface TransactionSink {
                 "this sink takes whole transactions only: scn=" + scn + ", partBytes=" + length);
     }
 
+    /**
+     * Whether this sink takes parts ({@link #acceptPart}); a fetcher talking to one that does not
+     * stops at a transaction larger than the relay's largest entry instead, naming it.
+     */
+    default boolean takesParts() {
+        return false;
+    }
+
     /** Forgets the parts handed over since the last {@link #accept}; nothing if there are none. */
     default void abandonParts() {}
 

@@ -68,6 +68,8 @@ public final class Publisher implements TransactionSink {
 
     private int partBoundCount;
 
+    private volatile boolean takesParts;
+
     /** Frame bytes of the open transaction's parts. */
     private long partBytes;
 
@@ -126,6 +128,19 @@ public final class Publisher implements TransactionSink {
                     segment.firstScn(),
                     new ReplayPoint(segment.floorScn(), segment.floorPosition()));
         }
+    }
+
+    /**
+     * Whether the fetcher may hand large transactions over in parts ({@code
+     * buffer.transactionParts}). Before the fetcher starts.
+     */
+    public void takeParts(boolean on) {
+        takesParts = on;
+    }
+
+    @Override
+    public boolean takesParts() {
+        return takesParts;
     }
 
     @Override

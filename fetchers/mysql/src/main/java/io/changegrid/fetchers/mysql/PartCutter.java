@@ -11,6 +11,9 @@ import io.changegrid.policy.capture.TransactionWriter;
  * FrameLayout#partBytes}, so every relay of a source cuts at the same events (docs/event-format.md,
  * "Transactions in parts").
  *
+ * <p>A sink that does not {@linkplain TransactionSink#takesParts() take parts} gets whole
+ * transactions only, and a larger one than the relay's largest entry stops the fetcher.
+ *
  * <p>Not thread-safe: the binlog client's thread owns one, next to the {@link
  * TransactionAssembler}.
  */
@@ -36,6 +39,22 @@ final class PartCutter {
      *     entry, which no cut can help
      */
     void afterEvent(String where) throws InterruptedException {
+        if (!sink.takesParts()) {
+            if (writer.length() > maxEntryBytes) {
+                throw new TransactionTooLargeException(
+                        "transaction larger than the relay can publish whole: "
+                                + where
+                                + ", bytesSoFar="
+                                + writer.length()
+                                + ", events="
+                                + writer.events()
+                                + ", maxTransactionBytes="
+                                + maxEntryBytes
+                                + "; raise the relay's buffer segment size, or publish large"
+                                + " transactions in parts (buffer.transactionParts)");
+            }
+            return;
+        }
         if (!writer.partFull(partBytes)) {
             return;
         }
