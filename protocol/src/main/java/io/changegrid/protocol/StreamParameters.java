@@ -40,6 +40,14 @@ public final class StreamParameters {
      */
     public static final String SNAPSHOT = "snapshot";
 
+    /**
+     * Parts of the transaction after {@link #FROM} the consumer already holds, as the last
+     * response's {@link StreamResponse#PARTS} said: the relay sends the rest of that transaction
+     * first. Absent or 0: from the transaction's start (docs/event-format.md, "Transactions in
+     * parts").
+     */
+    public static final String PARTS = "parts";
+
     /** Every parameter the relay knows, in the order its error messages list them. */
     public static final List<String> ALL =
             List.of(
@@ -51,7 +59,8 @@ public final class StreamParameters {
                     TABLES,
                     PARTITION,
                     PARTITIONS,
-                    SNAPSHOT);
+                    SNAPSHOT,
+                    PARTS);
 
     /** {@link #FILTER} key: the policies, written as in a relay's YAML, selecting only. */
     public static final String FILTER_POLICIES = "policies";

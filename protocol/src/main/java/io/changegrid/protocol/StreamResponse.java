@@ -31,6 +31,14 @@ public final class StreamResponse {
     /** The checkpoint after the response: the SCN to ask {@code from} next. */
     public static final String LAST_SCN = "X-Changegrid-Last-Scn";
 
+    /**
+     * Parts of the transaction after {@link #LAST_SCN} the consumer holds after this response (the
+     * request's {@link StreamParameters#PARTS} and those in the body), when the body ends inside a
+     * transaction published in parts; absent otherwise. The consumer asks on with {@code
+     * from=LAST_SCN&parts=PARTS}, and checkpoints nothing of that transaction until its last part.
+     */
+    public static final String PARTS = "X-Changegrid-Parts";
+
     /** The oldest SCN the relay holds. */
     public static final String OLDEST_SCN = "X-Changegrid-Oldest-Scn";
 

@@ -47,7 +47,8 @@ class WireNamesTest {
                         "tables",
                         "p",
                         "n",
-                        "snapshot");
+                        "snapshot",
+                        "parts");
         assertThat(List.of(StreamParameters.FILTER_POLICIES, StreamParameters.FILTER_PARTITION))
                 .containsExactly("policies", "partition");
     }
@@ -74,6 +75,7 @@ class WireNamesTest {
                         "oldestScn",
                         "from");
         assertThat(StreamResponse.TIMELINE).isEqualTo("X-Changegrid-Timeline");
+        assertThat(StreamResponse.PARTS).isEqualTo("X-Changegrid-Parts");
         assertThat(StreamResponse.TOO_OLD).isEqualTo(410);
         assertThat(StreamResponse.NOT_FETCHING).isEqualTo(503);
         assertThat(List.of(StreamResponse.FETCH_STATE_FIELD, StreamResponse.FETCH_ERROR_FIELD))

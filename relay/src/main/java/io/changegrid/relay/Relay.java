@@ -105,6 +105,7 @@ public final class Relay implements AutoCloseable {
                         segmentFiles == null ? SegmentPositions.NONE : segmentFiles,
                         config.get(RelaySettings.STATE_SYNC_INTERVAL).toNanos(),
                         metrics);
+        publisher.takeParts(config.get(RelaySettings.BUFFER_TRANSACTION_PARTS));
         // A restart recovers a persistent buffer and reads on after its last entry; else it
         // re-reads from just before the oldest segment its buffer held, so the new buffer holds
         // the same transactions with the same SCNs and lagging consumers lose nothing.

@@ -65,20 +65,24 @@ final class RelayBuffer {
         Config config = configuration.settings();
         String content =
                 String.join(
-                        "\n",
-                        "source.type=" + source.type(),
-                        "source=" + source.describe(config),
-                        "capture.include=" + config.get(RelaySettings.CAPTURE_INCLUDE),
-                        "capture.exclude=" + config.get(RelaySettings.CAPTURE_EXCLUDE),
-                        "capture.partition=" + configuration.plan().partition(),
-                        "policies="
-                                + configuration
-                                        .plan()
-                                        .policies()
-                                        .map(Object::toString)
-                                        .orElse("none")
-                                        .replaceAll("@[0-9a-f]+", "@"),
-                        "schemaFingerprint=" + configuration.plan().schemaFingerprint());
+                                "\n",
+                                "source.type=" + source.type(),
+                                "source=" + source.describe(config),
+                                "capture.include=" + config.get(RelaySettings.CAPTURE_INCLUDE),
+                                "capture.exclude=" + config.get(RelaySettings.CAPTURE_EXCLUDE),
+                                "capture.partition=" + configuration.plan().partition(),
+                                "policies="
+                                        + configuration
+                                                .plan()
+                                                .policies()
+                                                .map(Object::toString)
+                                                .orElse("none")
+                                                .replaceAll("@[0-9a-f]+", "@"),
+                                "schemaFingerprint=" + configuration.plan().schemaFingerprint())
+                        // Only when on, so that the files of relays without parts stay theirs.
+                        + (config.get(RelaySettings.BUFFER_TRANSACTION_PARTS)
+                                ? "\nbuffer.transactionParts=true"
+                                : "");
         return BufferIdentity.of(config.get(RelaySettings.SOURCE_ID), content);
     }
 

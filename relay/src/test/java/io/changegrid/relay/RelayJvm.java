@@ -12,9 +12,15 @@ final class RelayJvm {
 
     /** Starts {@link RelayMain} with {@code configFile}, its output appended to {@code log}. */
     static JavaProcess start(Path configFile, Path log) throws IOException {
+        return start(configFile, log, List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m"));
+    }
+
+    /** As {@link #start(Path, Path)}, with these JVM options. */
+    static JavaProcess start(Path configFile, Path log, List<String> jvmOptions)
+            throws IOException {
         return JavaProcess.start(
                 JavaProcess.command(
-                        List.of("-Xmx256m", "-XX:MaxDirectMemorySize=256m"),
+                        jvmOptions,
                         RelayMain.class.getName(),
                         List.of("--config", configFile.toString())),
                 log);

@@ -69,6 +69,14 @@ public final class EventFrame {
         return (flags() & FLAG_SNAPSHOT) != 0;
     }
 
+    /**
+     * Whether this END_OF_TRANSACTION ends a part of its transaction, not the whole ({@link
+     * FrameLayout#FLAG_CONTINUED}).
+     */
+    public boolean continues() {
+        return FrameLayout.continues(flags());
+    }
+
     public int checksum() {
         return buffer.getInt(offset + CRC_OFFSET);
     }

@@ -227,6 +227,23 @@ public final class FrameEncoder {
         return offset;
     }
 
+    /**
+     * Ends a part of the open transaction with an END_OF_TRANSACTION frame marked {@link
+     * FrameLayout#FLAG_CONTINUED}, whose index is the number of events so far; the transaction
+     * stays open and its next event takes that same index. The caller hands the part on and then
+     * typically {@linkplain ExpandableBuffer#clear() clears} the buffer for the next part.
+     *
+     * @return the offset of the part's END_OF_TRANSACTION frame
+     */
+    public int endPart() {
+        requireTransaction();
+        int start = startFrame(Operation.END_OF_TRANSACTION, 0, 0, transactionId);
+        out.byteBuffer().putShort(start + FrameLayout.FLAGS_OFFSET, (short) FLAG_CONTINUED);
+        int offset = finishFrame(start, 0, 0, 0);
+        nextIndex--; // a part end takes no index of its own
+        return offset;
+    }
+
     /** Drops the open transaction's frames, e.g. when its source connection broke half-way. */
     public void abortTransaction(int transactionStart) {
         out.position(transactionStart);

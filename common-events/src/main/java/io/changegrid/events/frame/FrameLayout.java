@@ -57,10 +57,13 @@ import java.util.zip.CRC32C;
  *   <li>Table Id and Schema Version name the {@link io.changegrid.events.schema.TableSchema} that
  *       decodes the images; both are 0 for HEARTBEAT and END_OF_TRANSACTION.
  *   <li>A section length of 0 means the section is absent (a row image is never empty).
- *   <li>Flags are 0 on every frame of the timeline. A relay sets {@link #FLAG_SNAPSHOT} (and {@link
- *       #FLAG_SNAPSHOT_COMPLETE}) only on the frames of a snapshot chunk it serves to the one
- *       consumer that asked for a snapshot (docs/bootstrap.md, {@link SnapshotFrames}); those
- *       frames never enter an event buffer. Reserved is 0 in version 1.
+ *   <li>Flags are 0 on every frame of the timeline but one kind: the END_OF_TRANSACTION that ends a
+ *       <em>part</em> of a transaction too large to publish in one piece carries {@link
+ *       #FLAG_CONTINUED}; the transaction goes on in the next part, with the same SCN. A relay sets
+ *       {@link #FLAG_SNAPSHOT} (and {@link #FLAG_SNAPSHOT_COMPLETE}) only on the frames of a
+ *       snapshot chunk it serves to the one consumer that asked for a snapshot (docs/bootstrap.md,
+ *       {@link SnapshotFrames}); those frames never enter an event buffer. Reserved is 0 in version
+ *       1.
  * </ul>
  */
 public final class FrameLayout {
@@ -111,7 +114,40 @@ public final class FrameLayout {
      */
     public static final int FLAG_SNAPSHOT_COMPLETE = 1 << 1;
 
+    /**
+     * Flags bit 2, on an END_OF_TRANSACTION only: it ends a part of its transaction, not the
+     * transaction; the next part (the next entry of the timeline, same SCN) continues it. Its Index
+     * is the number of events before it in the whole transaction, and the next part's first event
+     * has the same index: part ends take no index of their own, so the events of a transaction are
+     * numbered 0, 1, ... across its parts, exactly as if it had been published whole. A reader must
+     * not checkpoint at a part end: the checkpoint stays at the SCN before the transaction until
+     * the END_OF_TRANSACTION without this flag.
+     */
+    public static final int FLAG_CONTINUED = 1 << 2;
+
+    /**
+     * Where a fetcher cuts a transaction into parts: a part ends after the first event that takes
+     * it to this many bytes or more. Fixed, not configured, so that every relay of a source cuts
+     * every transaction at the same events and serves identical frames (a relay whose segments are
+     * smaller cuts at a quarter of its segment instead, see {@link #partBytes}).
+     */
+    public static final int PART_BYTES = 1 << 20;
+
     private FrameLayout() {}
+
+    /**
+     * The part size of a relay whose largest entry is {@code maxEntryBytes} (its buffer segment):
+     * {@link #PART_BYTES}, or a quarter of a segment smaller than 4 MiB, so that a part plus its
+     * last event and its part end still fits.
+     */
+    public static int partBytes(int maxEntryBytes) {
+        return Math.min(PART_BYTES, maxEntryBytes / 4);
+    }
+
+    /** Whether the flags of an END_OF_TRANSACTION say it ends a part, not the transaction. */
+    public static boolean continues(int flags) {
+        return (flags & FLAG_CONTINUED) != 0;
+    }
 
     /**
      * Checks the frame at {@code offset}: that it lies inside {@code [offset, limit)}, that its

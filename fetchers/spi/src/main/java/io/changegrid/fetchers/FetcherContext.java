@@ -16,8 +16,10 @@ import java.util.Objects;
  * @param plan what of them is published, and how: the relay's policies and partition
  * @param stateDirectory where the fetcher keeps its own state (e.g. a schema history), next to the
  *     relay's
- * @param maxTransactionBytes the largest encoded transaction the relay can publish whole; a fetcher
- *     stops with an error naming a bigger one, never splits it
+ * @param maxTransactionBytes the largest entry the relay's buffer takes (a segment): a fetcher that
+ *     can hand over parts ({@link TransactionSink#acceptPart}) cuts larger transactions into parts
+ *     of {@link io.changegrid.events.frame.FrameLayout#partBytes} of it; one that cannot stops with
+ *     an error naming a bigger one
  * @param resumePosition a position the sink was given earlier ({@link
  *     FetchPosition#resumePosition}), or {@code null} to start afresh where the settings say
  */

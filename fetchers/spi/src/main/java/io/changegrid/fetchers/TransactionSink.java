@@ -42,6 +42,34 @@ public interface TransactionSink {
             throws InterruptedException;
 
     /**
+     * Accepts one part of a transaction too large to hand over whole, all but its last part: frames
+     * ending with an END_OF_TRANSACTION marked {@link
+     * io.changegrid.events.frame.FrameLayout#FLAG_CONTINUED}. The fetcher cuts a transaction after
+     * the first event that takes a part to {@link io.changegrid.events.frame.FrameLayout#partBytes}
+     * of the relay's largest entry, hands each part here as it is cut, and the last part to {@link
+     * #accept} as if it were the whole transaction (with the whole transaction's event count).
+     * Nothing of it is visible to readers before that last part. A fetcher that loses its source in
+     * the middle calls {@link #abandonParts()} before reading the transaction again.
+     *
+     * @throws UnsupportedOperationException if this sink takes transactions whole only
+     */
+    default void acceptPart(long scn, ByteBuffer frames, int length) throws InterruptedException {
+        throw new UnsupportedOperationException(
+                "this sink takes whole transactions only: scn=" + scn + ", partBytes=" + length);
+    }
+
+    /**
+     * Whether this sink takes parts ({@link #acceptPart}); a fetcher talking to one that does not
+     * stops at a transaction larger than the relay's largest entry instead, naming it.
+     */
+    default boolean takesParts() {
+        return false;
+    }
+
+    /** Forgets the parts handed over since the last {@link #accept}; nothing if there are none. */
+    default void abandonParts() {}
+
+    /**
      * The resume position a restarted relay would read from, as last forced to disk: the oldest
      * point the relay may still need from the source. A source that holds its log for a reader (a
      * PostgreSQL replication slot) releases only what lies before it. {@code null} while nothing

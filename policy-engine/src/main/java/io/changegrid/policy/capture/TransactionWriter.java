@@ -28,6 +28,7 @@ public final class TransactionWriter {
     private String transactionId;
     private boolean began;
     private int events;
+    private int parts;
 
     /** A writer for the frames of source {@code sourceId}. */
     public TransactionWriter(int sourceId, int initialCapacity) {
@@ -46,6 +47,7 @@ public final class TransactionWriter {
         this.transactionId = transactionId;
         this.began = false;
         this.events = 0;
+        this.parts = 0;
     }
 
     /**
@@ -115,6 +117,38 @@ public final class TransactionWriter {
         began = false;
     }
 
+    /**
+     * Whether the open transaction's frames since its last part reached {@code partBytes}: time to
+     * cut a part ({@link #endPart()}).
+     */
+    public boolean partFull(int partBytes) {
+        return began && length() >= partBytes;
+    }
+
+    /**
+     * Ends a part of the open transaction ({@link
+     * io.changegrid.events.frame.FrameLayout#FLAG_CONTINUED}): {@link #frames()} and {@link
+     * #length()} then hold the part, for the sink's {@code acceptPart}; {@link #nextPart()} makes
+     * room for the next one.
+     */
+    public void endPart() {
+        if (!began) {
+            throw new IllegalStateException("no events to end a part with: scn=" + scn);
+        }
+        encoder.endPart();
+        parts++;
+    }
+
+    /** Starts the open transaction's next part in an empty buffer, once the last was handed on. */
+    public void nextPart() {
+        encoder.buffer().clear();
+    }
+
+    /** The parts of the open transaction handed on so far. */
+    public int parts() {
+        return parts;
+    }
+
     /** Replaces whatever was encoded with one heartbeat frame at {@code heartbeatScn}. */
     public void heartbeat(long heartbeatScn, long sourceTimeMicros) {
         abandon();
@@ -133,6 +167,7 @@ public final class TransactionWriter {
         }
         began = false;
         events = 0;
+        parts = 0;
     }
 
     /** The encoded frames, in {@code [0, length())}. */

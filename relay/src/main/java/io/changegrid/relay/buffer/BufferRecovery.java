@@ -31,6 +31,12 @@ import java.util.zip.CRC32C;
  * machine crash that lost pages) recovers nothing: the relay then re-reads from its replay point,
  * as a relay without persistent segments does.
  *
+ * <p>A transaction published in parts may span segments: a segment that starts with a later part
+ * has the transaction's own SCN as its floor and must follow one that ends with a part. The run
+ * never starts inside such a transaction (segments holding only its later parts are left out, as if
+ * evicted) and never ends inside one: a kill while the last part's records were written leaves the
+ * files recovering nothing, and the relay reads the transaction again.
+ *
  * <p>Runs on the starting thread, before the buffer's first append.
  */
 public final class BufferRecovery {
@@ -87,7 +93,9 @@ public final class BufferRecovery {
             long firstScn,
             long previousScn,
             long entries,
-            int droppedBytes) {}
+            int droppedBytes,
+            boolean startsInPart,
+            boolean endsInPart) {}
 
     private final SegmentFiles files;
     private final int sourceId;
@@ -129,6 +137,18 @@ public final class BufferRecovery {
             return new NotRecovered("no segment holds a committed entry");
         }
         Segment newest = run.get(run.size() - 1);
+        if (newest.endsInPart()) {
+            return new NotRecovered(
+                    "the newest segment ends inside a transaction in parts whose last part is not"
+                            + " committed: scn="
+                            + newest.tail().lastScn());
+        }
+        while (!run.isEmpty() && run.get(0).startsInPart()) {
+            run.remove(0); // the transaction's first parts were evicted: serve none of it
+        }
+        if (run.isEmpty()) {
+            return new NotRecovered("no segment starts outside a transaction in parts");
+        }
         if (saved.lastScn() != newest.tail().lastScn() && saved.lastScn() != newest.previousScn()) {
             return new NotRecovered(
                     "the buffer files and the position file disagree: bufferLastScn="
@@ -190,7 +210,8 @@ public final class BufferRecovery {
                 break;
             }
             if (!run.isEmpty()
-                    && run.get(run.size() - 1).start().floorScn() != segment.tail().lastScn()) {
+                    && (run.get(run.size() - 1).start().floorScn() != segment.tail().lastScn()
+                            || run.get(run.size() - 1).startsInPart() != segment.endsInPart())) {
                 break; // not the predecessor of the newer segment
             }
             if (!run.isEmpty() && !sealed(segment)) {
@@ -229,14 +250,22 @@ public final class BufferRecovery {
         long previous = last;
         long first = EventBuffer.NULL_SCN;
         long entries = 0;
+        boolean startsInPart = false;
+        boolean inPart = false;
         try {
             while (offset < tail.endOffset()) {
                 int end = entryEnd(data, offset, tail.endOffset());
                 long scn = data.getLong(offset + FrameLayout.SCN_OFFSET);
-                boolean heartbeat = shape.check(scn, data, offset, end - offset);
-                if (heartbeat ? scn < last : scn <= last) {
+                int kind = shape.kind(scn, data, offset, end - offset);
+                boolean heartbeat = kind == EntryShape.HEARTBEAT_ENTRY;
+                if (entries == 0 && !heartbeat && scn == last) {
+                    startsInPart = true; // continues the previous segment's last part
+                    inPart = true;
+                }
+                if (inPart ? heartbeat || scn != last : heartbeat ? scn < last : scn <= last) {
                     return null;
                 }
+                inPart = kind == EntryShape.PART;
                 if (first == EventBuffer.NULL_SCN) {
                     first = scn;
                 }
@@ -258,7 +287,9 @@ public final class BufferRecovery {
                 first,
                 previous,
                 entries,
-                droppedBytes(data, offset));
+                droppedBytes(data, offset),
+                startsInPart,
+                inPart);
     }
 
     /**

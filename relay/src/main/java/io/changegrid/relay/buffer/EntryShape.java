@@ -20,6 +20,15 @@ final class EntryShape {
     private static final int END_OF_TRANSACTION = Operation.END_OF_TRANSACTION.code();
     private static final int HEARTBEAT = Operation.HEARTBEAT.code();
 
+    /** {@link #kind}: a transaction, or its last part. */
+    static final int TRANSACTION = 0;
+
+    /** {@link #kind}: a lone heartbeat. */
+    static final int HEARTBEAT_ENTRY = 1;
+
+    /** {@link #kind}: a part of a transaction that the next entry continues. */
+    static final int PART = 2;
+
     private final EventFrame frame = new EventFrame();
 
     /**
@@ -29,6 +38,20 @@ final class EntryShape {
      * @throws IllegalArgumentException saying what does not fit and where
      */
     boolean check(long scn, ByteBuffer source, int offset, int length) {
+        int kind = kind(scn, source, offset, length);
+        if (kind == PART) {
+            throw misfit(
+                    "a part end where the transaction should end", scn, offset, length, offset);
+        }
+        return kind == HEARTBEAT_ENTRY;
+    }
+
+    /**
+     * Checks the entry as {@link #check} does, taking a part ({@link FrameLayout#FLAG_CONTINUED})
+     * too, and says which kind it is: {@link #TRANSACTION}, {@link #HEARTBEAT_ENTRY} or {@link
+     * #PART}.
+     */
+    int kind(long scn, ByteBuffer source, int offset, int length) {
         int end = offset + length;
         int at = offset;
         int frames = 0;
@@ -57,13 +80,13 @@ final class EntryShape {
                 if (frames != 1 || at != end) {
                     throw misfit("heartbeat not alone", scn, offset, length, at - frameLength);
                 }
-                return true;
+                return HEARTBEAT_ENTRY;
             }
             if (op == END_OF_TRANSACTION) {
                 if (at != end) {
                     throw misfit("bytes after END_OF_TRANSACTION", scn, offset, length, at);
                 }
-                return false;
+                return frame.continues() ? PART : TRANSACTION;
             }
         }
     }

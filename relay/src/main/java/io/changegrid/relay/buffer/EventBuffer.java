@@ -19,6 +19,12 @@ import java.util.Objects;
  * #newReader()}), and learn of new data from {@link #addListener listeners} or {@link
  * #newestScn()}.
  *
+ * <p>A transaction larger than a segment comes in parts ({@link #appendPart}, then its last part
+ * through {@link #append} or {@link #appendEncoded}): each part is an entry of its own with the
+ * transaction's SCN, written as it comes and made visible with the last one. Evicting any part
+ * evicts the transaction for readers: the highest evicted SCN becomes its SCN, so nobody starts in
+ * its middle. A transaction must fit in the log less two segments ({@link #LARGER_THAN_BUFFER}).
+ *
  * <p>SCNs never decrease: each transaction's SCN is above every SCN appended before it, and a
  * heartbeat's is at least the last one (heartbeats may repeat). A transaction at a heartbeat's SCN
  * is refused because a consumer checkpointed at that heartbeat asks for SCNs above it, and would
@@ -39,6 +45,14 @@ public final class EventBuffer implements AutoCloseable {
 
     /** Returned by {@link #append} for an entry longer than {@link #maxTransactionBytes()}. */
     public static final long TRANSACTION_TOO_LARGE = -1;
+
+    /**
+     * Returned by {@link #appendPart} (and the last part's {@link #appendEncoded}) when the parts
+     * of one transaction would need more of the log than it has: writing on would evict the entry
+     * before the transaction, or the transaction itself. Nothing of the part was written; the
+     * transaction's earlier parts stay unpublished until {@link #abandonParts()}.
+     */
+    public static final long LARGER_THAN_BUFFER = -2;
 
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
@@ -93,6 +107,7 @@ public final class EventBuffer implements AutoCloseable {
 
     // Writer-only state.
     private final EntryShape entryShape = new EntryShape();
+    private final OpenParts parts = new OpenParts();
     private final long[] segmentLastScn;
     private final int[] segmentEntries;
     private long writePosition;
@@ -166,42 +181,138 @@ public final class EventBuffer implements AutoCloseable {
         return write(scn, frames, offset, length, heartbeat);
     }
 
+    /**
+     * Writes one part of a transaction too large for a segment, all but the last: frames ending
+     * with an END_OF_TRANSACTION marked {@link
+     * io.changegrid.events.frame.FrameLayout#FLAG_CONTINUED}. The part goes into the log at once
+     * but stays invisible, unindexed and uncounted until the transaction's last part is appended
+     * through {@link #append} or {@link #appendEncoded}: then readers see every part at once.
+     * Nothing else may be appended in between. Writer thread only.
+     *
+     * @return the log position after the part, or {@link #TRANSACTION_TOO_LARGE} for a part longer
+     *     than a segment, or {@link #LARGER_THAN_BUFFER}; in both cases nothing was written
+     * @throws IllegalArgumentException if the SCN is not the open transaction's, or not above the
+     *     last appended for a first part
+     */
+    public long appendPart(long scn, ByteBuffer frames, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, frames.limit());
+        if (length > segmentBytes) {
+            return TRANSACTION_TOO_LARGE;
+        }
+        entryShape.checkFirst(scn, frames, offset, length);
+        ByteBuffer[] log = openSegments();
+        checkScn(scn, false);
+        long floor = parts.isOpen() ? parts.floorPosition() : writePosition;
+        long position = place(log, length, floor);
+        if (position < 0) {
+            return position;
+        }
+        log[slotOf(position >>> segmentShift)].put(
+                (int) position & offsetMask, frames, offset, length);
+        parts.add(scn, writePosition, position);
+        writePosition = position + length;
+        return writePosition;
+    }
+
+    /**
+     * Drops the parts written since the last published entry (a fetcher whose connection broke in
+     * the middle of a large transaction reads it again from its start). Readers never saw them.
+     * Writer thread only; nothing happens when no parts are open.
+     */
+    public void abandonParts() {
+        if (parts.isOpen()) {
+            writePosition = parts.floorPosition();
+            parts.clear();
+        }
+    }
+
+    /** Whether a transaction's parts were written and its last part has not come yet. */
+    public boolean hasOpenParts() {
+        return parts.isOpen();
+    }
+
     private long write(long scn, ByteBuffer frames, int offset, int length, boolean heartbeat) {
         ByteBuffer[] log = openSegments();
         checkScn(scn, heartbeat);
-
-        long position = writePosition;
-        int offsetInSegment = (int) position & offsetMask;
-        if (offsetInSegment + length > segmentBytes) {
-            EventBufferLayout.markEndOfSegment(
-                    log[slotOf(position >>> segmentShift)], offsetInSegment, segmentBytes);
-            position = ((position >>> segmentShift) + 1) << segmentShift;
-            offsetInSegment = 0;
+        long position = place(log, length, parts.isOpen() ? parts.floorPosition() : writePosition);
+        if (position < 0) {
+            return position;
         }
-        long sequence = position >>> segmentShift;
-        int slot = slotOf(sequence);
-        if (offsetInSegment == 0) {
-            enterSegment(sequence, slot);
+        log[slotOf(position >>> segmentShift)].put(
+                (int) position & offsetMask, frames, offset, length);
+        int entries = parts.count() + 1;
+        for (int i = 0; i < parts.count(); i++) {
+            noteEntry(scn, parts.start(i));
         }
-        log[slot].put(offsetInSegment, frames, offset, length);
-        index.onEntry(slot, scn, offsetInSegment);
-        segmentLastScn[slot] = scn;
-        segmentEntries[slot]++;
-        if (oldestScn == NULL_SCN) {
-            OLDEST_SCN.setRelease(this, scn);
-        }
+        noteEntry(scn, position);
+        parts.clear();
 
         long tail = position + length;
         writePosition = tail;
         lastScn = scn;
         TAIL.setRelease(this, tail);
         NEWEST_SCN.setRelease(this, scn);
-        TRANSACTIONS_APPENDED.setRelease(this, transactionsAppended + 1);
+        TRANSACTIONS_APPENDED.setRelease(this, transactionsAppended + entries);
         listeners.onAppend(scn);
         return tail;
     }
 
+    /**
+     * Where an entry of {@code length} bytes goes: at the write position, or at the start of the
+     * next segment (marking the rest of this one unused), entering and evicting as needed. {@link
+     * #LARGER_THAN_BUFFER} if entering the next segment would evict the segment holding {@code
+     * floor}, the log's published tail before the open transaction.
+     */
+    private long place(ByteBuffer[] log, int length, long floor) {
+        long position = writePosition;
+        int offsetInSegment = (int) position & offsetMask;
+        if (offsetInSegment + length > segmentBytes) {
+            position = ((position >>> segmentShift) + 1) << segmentShift;
+            offsetInSegment = 0;
+        }
+        if (offsetInSegment == 0) {
+            long sequence = position >>> segmentShift;
+            long floorSequence = floor == 0 ? 0 : (floor - 1) >>> segmentShift;
+            if (parts.isOpen() && sequence - segmentCount + 1 > floorSequence) {
+                return LARGER_THAN_BUFFER;
+            }
+            if (position != writePosition) {
+                EventBufferLayout.markEndOfSegment(
+                        log[slotOf(writePosition >>> segmentShift)],
+                        (int) writePosition & offsetMask,
+                        segmentBytes);
+            }
+            enterSegment(sequence, slotOf(sequence));
+        }
+        return position;
+    }
+
+    /** Indexes and counts a written entry of SCN {@code scn} at {@code position}. */
+    private void noteEntry(long scn, long position) {
+        int slot = slotOf(position >>> segmentShift);
+        index.onEntry(slot, scn, (int) position & offsetMask);
+        segmentLastScn[slot] = scn;
+        segmentEntries[slot]++;
+        if (oldestScn == NULL_SCN) {
+            OLDEST_SCN.setRelease(this, scn);
+        }
+    }
+
     private void checkScn(long scn, boolean heartbeat) {
+        if (parts.isOpen()) {
+            if (heartbeat || scn != parts.scn()) {
+                throw new IllegalArgumentException(
+                        "entry inside a transaction whose parts are open: scn="
+                                + scn
+                                + ", heartbeat="
+                                + heartbeat
+                                + ", openScn="
+                                + parts.scn()
+                                + ", parts="
+                                + parts.count());
+            }
+            return;
+        }
         if (scn < 0) {
             throw new IllegalArgumentException("SCN must not be negative: scn=" + scn);
         }
@@ -400,7 +511,7 @@ public final class EventBuffer implements AutoCloseable {
         return config.capacityBytes();
     }
 
-    /** The longest entry {@link #append} accepts: one segment. */
+    /** The longest entry {@link #append} and {@link #appendPart} accept: one segment. */
     public int maxTransactionBytes() {
         return segmentBytes;
     }

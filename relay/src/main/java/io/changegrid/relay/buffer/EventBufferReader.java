@@ -21,6 +21,12 @@ import java.nio.ByteBuffer;
  * read starts over, which then answers {@link #TOO_OLD} if the checkpoint fell out of the buffer.
  * So a read never blocks the writer and never returns bytes that were being overwritten.
  *
+ * <p>A transaction published in parts ({@link FrameLayout#FLAG_CONTINUED}) is one entry per part,
+ * all with its SCN. A read may stop after some of its parts: then {@link #lastScn()} stays at the
+ * last whole entry copied (or the checkpoint), which is where the consumer checkpoints, and {@link
+ * #partsHeld()} says how many parts of the next transaction the caller now holds; it reads on with
+ * that checkpoint and {@code skipParts} set to that count, and gets the remaining parts.
+ *
  * <p>Not thread-safe: one reader per thread (or per consumer connection handed between threads with
  * a happens-before edge). Readers are cheap; make one per consumer.
  */
@@ -52,6 +58,12 @@ public final class EventBufferReader {
     /** Internal: no entry where one should start; torn by an eviction, or a bug. */
     private static final int UNREADABLE = Integer.MIN_VALUE;
 
+    /** Internal: the transaction after the checkpoint ended before the parts to skip. */
+    private static final int SKIPPED_TOO_MANY = Integer.MIN_VALUE + 1;
+
+    /** From {@link #scanRun}: the first entry is a part of a transaction in parts. */
+    private static final int IN_PARTS = Integer.MIN_VALUE + 2;
+
     private static final long NO_CURSOR = Long.MIN_VALUE;
     private static final int END_OF_TRANSACTION = Operation.END_OF_TRANSACTION.code();
     private static final int HEARTBEAT = Operation.HEARTBEAT.code();
@@ -62,13 +74,14 @@ public final class EventBufferReader {
     private final int segmentShift;
     private final EventFrame frame = new EventFrame();
 
-    // Where the last read stopped: every entry before cursorPosition has an SCN <= cursorScn.
+    // Where the last read stopped: cursorPosition is the first entry above cursorScn.
     private long cursorScn = NO_CURSOR;
     private long cursorPosition;
 
     // What the last read found.
     private int bytesCopied;
     private long lastScn = EventBuffer.NULL_SCN;
+    private int partsHeld;
     private int requiredBytes;
     private long availableBytes;
     private long oldestScn = EventBuffer.NULL_SCN;
@@ -84,6 +97,9 @@ public final class EventBufferReader {
     private long scanEnd;
     private int scanBytes;
     private long scanLastScn;
+    private int scanParts;
+    private long scanFirstAbove;
+    private boolean endContinues;
     private int scanRequired;
     private long scanAvailable;
     private long unreadableAt;
@@ -108,6 +124,21 @@ public final class EventBufferReader {
      * @throws IllegalStateException if the buffer is closed
      */
     public int read(long checkpointScn, ByteBuffer destination) {
+        return read(checkpointScn, 0, destination);
+    }
+
+    /**
+     * As {@link #read(long, ByteBuffer)}, after leaving out the first {@code skipParts} parts of
+     * the transaction that follows the checkpoint: those the caller holds from an earlier read
+     * ({@link #partsHeld()}). The count includes them.
+     *
+     * @throws IllegalArgumentException if that transaction has fewer unfinished parts than {@code
+     *     skipParts}
+     */
+    public int read(long checkpointScn, int skipParts, ByteBuffer destination) {
+        if (skipParts < 0) {
+            throw new IllegalArgumentException("negative parts to skip: skipParts=" + skipParts);
+        }
         if (checkpointScn < EventBuffer.NULL_SCN) {
             throw new IllegalArgumentException(
                     "checkpoint SCN below NULL_SCN: checkpointScn=" + checkpointScn);
@@ -115,6 +146,7 @@ public final class EventBufferReader {
         ByteBuffer[] log = buffer.openSegments();
         bytesCopied = 0;
         lastScn = checkpointScn;
+        partsHeld = 0;
         requiredBytes = 0;
         availableBytes = 0;
         oldestScn = EventBuffer.NULL_SCN;
@@ -143,12 +175,20 @@ public final class EventBufferReader {
                 start = seek(checkpointScn, head, tail);
                 reliedOn = seekReliedOn;
             }
-            int result = scan(log, checkpointScn, start, tail, destination, base, room);
+            int result = scan(log, checkpointScn, skipParts, start, tail, destination, base, room);
             // Every read of the log above must complete before the head is read again.
             VarHandle.acquireFence();
             if (buffer.headPosition() > reliedOn) {
                 retries++;
                 continue;
+            }
+            if (result == SKIPPED_TOO_MANY) {
+                throw new IllegalArgumentException(
+                        "fewer unfinished parts after the checkpoint than asked to skip:"
+                                + " checkpointScn="
+                                + checkpointScn
+                                + ", skipParts="
+                                + skipParts);
             }
             if (result == UNREADABLE) {
                 throw new IllegalStateException(
@@ -223,6 +263,9 @@ public final class EventBufferReader {
                                 + ", tail="
                                 + tail);
             }
+            if (result == IN_PARTS) {
+                return NOT_PINNED;
+            }
             if (result == 0) {
                 cursorScn = checkpointScn;
                 cursorPosition = scanEnd;
@@ -283,6 +326,14 @@ public final class EventBufferReader {
                     return UNREADABLE;
                 }
                 if (scn > checkpointScn) {
+                    if (endContinues) {
+                        // A transaction in parts goes by the copying path, which keeps the
+                        // checkpoint before it until its last part and counts the parts held.
+                        if (count == 0) {
+                            return IN_PARTS;
+                        }
+                        break;
+                    }
                     if (count > 0 && end - runOffset > maxBytes) {
                         break;
                     }
@@ -322,15 +373,18 @@ public final class EventBufferReader {
             destination.position(base + scanBytes);
             bytesCopied = scanBytes;
             lastScn = scanLastScn;
+            partsHeld = scanParts;
             cursorScn = scanLastScn;
+            // With parts held, the first entry above the last whole one is the first part.
+            cursorPosition = scanParts > 0 ? scanFirstAbove : scanEnd;
         } else {
             if (result == DESTINATION_TOO_SMALL) {
                 requiredBytes = scanRequired;
                 availableBytes = scanAvailable;
             }
             cursorScn = checkpointScn;
+            cursorPosition = scanFirstAbove >= 0 ? scanFirstAbove : scanEnd;
         }
-        cursorPosition = scanEnd;
         return result == 0 ? NOTHING_YET : result;
     }
 
@@ -371,6 +425,7 @@ public final class EventBufferReader {
     private int scan(
             ByteBuffer[] log,
             long checkpointScn,
+            int skipParts,
             long start,
             long tail,
             ByteBuffer destination,
@@ -379,7 +434,12 @@ public final class EventBufferReader {
         long position = start;
         int copied = 0;
         int count = 0;
-        long last = EventBuffer.NULL_SCN;
+        long last = checkpointScn;
+        int toSkip = skipParts;
+        // Parts of the unfinished transaction at the end of what was copied (or skipped).
+        int held = 0;
+        long firstAbove = -1;
+        long heldStart = -1;
         boolean full = false;
         while (position < tail && !full) {
             long sequence = position >>> segmentShift;
@@ -404,6 +464,19 @@ public final class EventBufferReader {
                     offset = end;
                     continue;
                 }
+                if (firstAbove < 0) {
+                    firstAbove = segmentStart + offset;
+                }
+                if (toSkip > 0) {
+                    if (!endContinues) {
+                        scanFirstAbove = firstAbove;
+                        return SKIPPED_TOO_MANY;
+                    }
+                    toSkip--;
+                    held++;
+                    offset = end;
+                    continue;
+                }
                 int length = end - offset;
                 int pending = runStart < 0 ? 0 : runEnd - runStart;
                 if (copied + pending + length > room) {
@@ -411,6 +484,7 @@ public final class EventBufferReader {
                         scanRequired = length;
                         scanAvailable = tail - (segmentStart + offset);
                         scanEnd = segmentStart + offset;
+                        scanFirstAbove = firstAbove;
                         return DESTINATION_TOO_SMALL;
                     }
                     full = true;
@@ -421,7 +495,15 @@ public final class EventBufferReader {
                 }
                 runEnd = end;
                 count++;
-                last = scn;
+                if (endContinues) {
+                    if (held == 0) {
+                        heldStart = segmentStart + offset;
+                    }
+                    held++;
+                } else {
+                    held = 0;
+                    last = scn;
+                }
                 offset = end;
             }
             if (runStart >= 0) {
@@ -433,6 +515,13 @@ public final class EventBufferReader {
         scanEnd = position;
         scanBytes = copied;
         scanLastScn = last;
+        scanParts = held;
+        // Parts skipped and not followed by a whole entry start where the first entry above was.
+        scanFirstAbove = held > 0 && last == checkpointScn ? firstAbove : heldStart;
+        if (toSkip > 0 && count == 0) {
+            scanFirstAbove = firstAbove;
+            return toSkip == skipParts ? 0 : SKIPPED_TOO_MANY;
+        }
         return count;
     }
 
@@ -454,9 +543,18 @@ public final class EventBufferReader {
             int op = frame.operationCode();
             at += length;
             if (op == END_OF_TRANSACTION || op == HEARTBEAT) {
+                endContinues = op == END_OF_TRANSACTION && frame.continues();
                 return at;
             }
         }
+    }
+
+    /**
+     * After a read that copied entries: the parts of the transaction after {@link #lastScn()} the
+     * caller now holds (skipped as asked, and copied), or 0 if the read ended with a whole entry.
+     */
+    public int partsHeld() {
+        return partsHeld;
     }
 
     /** Bytes the last read copied. */
@@ -465,8 +563,8 @@ public final class EventBufferReader {
     }
 
     /**
-     * The SCN of the last entry the last read copied: the consumer's checkpoint once it has
-     * processed them. The checkpoint asked with if nothing was copied.
+     * The SCN of the last whole entry the last read copied: the consumer's checkpoint once it has
+     * processed them. The checkpoint asked with if nothing whole was copied (only parts).
      */
     public long lastScn() {
         return lastScn;

@@ -29,8 +29,12 @@ final class ScnIndex {
     private final int[] offsets;
     private final int[] counts;
 
-    /** Writer only: the stride bucket of the current segment's last entry. */
-    private int lastBucket = -1;
+    /**
+     * Writer only: per slot, one more than the stride bucket of its last indexed entry (0: none).
+     * Per slot because the parts of a large transaction are indexed when it is published, after the
+     * writer entered the later segments they fill.
+     */
+    private final int[] bucketsUsed;
 
     ScnIndex(int segmentCount, int segmentBytes, int strideBytes) {
         this.strideBytes = strideBytes;
@@ -38,24 +42,25 @@ final class ScnIndex {
         this.scns = new long[segmentCount * entriesPerSegment];
         this.offsets = new int[segmentCount * entriesPerSegment];
         this.counts = new int[segmentCount];
+        this.bucketsUsed = new int[segmentCount];
     }
 
     /** Writer: forgets a slot's entries before the slot is reused for a new segment. */
     void clear(int slot) {
         COUNT.setRelease(counts, slot, 0);
-        lastBucket = -1;
+        bucketsUsed[slot] = 0;
     }
 
     /** Writer: notes an entry at {@code offset} of the segment being filled. */
     void onEntry(int slot, long scn, int offset) {
         int bucket = offset / strideBytes;
-        if (bucket > lastBucket) {
+        if (bucket >= bucketsUsed[slot]) {
             int count = counts[slot];
             int at = slot * entriesPerSegment + count;
             scns[at] = scn;
             offsets[at] = offset;
             COUNT.setRelease(counts, slot, count + 1);
-            lastBucket = bucket;
+            bucketsUsed[slot] = bucket + 1;
         }
     }
 
@@ -98,6 +103,6 @@ final class ScnIndex {
     long heapBytes() {
         return (long) scns.length * Long.BYTES
                 + (long) offsets.length * Integer.BYTES
-                + (long) counts.length * Integer.BYTES;
+                + (long) counts.length * Integer.BYTES * 2;
     }
 }

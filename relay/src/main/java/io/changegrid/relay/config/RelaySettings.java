@@ -115,6 +115,15 @@ public final class RelaySettings {
                             + " relay's own) and recover the buffer from them at restart, so the relay serves"
                             + " what it held at once and reads the source only from after its last"
                             + " transaction (docs/relay.md).");
+    public static final ConfigKey<Boolean> BUFFER_TRANSACTION_PARTS =
+            ConfigKey.of(
+                    "buffer.transactionParts",
+                    ValueKind.BOOLEAN,
+                    false,
+                    "Publish a transaction larger than 1MiB in parts, so that one larger than"
+                            + " buffer.segmentSize no longer stops the relay (bulk deletes, backfills);"
+                            + " turn on only when every reader of this relay reads parts, and alike on"
+                            + " every relay of the source (docs/relay.md).");
 
     public static final ConfigKey<Path> STATE_DIRECTORY =
             ConfigKey.of(
@@ -285,6 +294,7 @@ public final class RelaySettings {
                                 BUFFER_STORAGE,
                                 BUFFER_DIRECTORY,
                                 BUFFER_PERSISTENT,
+                                BUFFER_TRANSACTION_PARTS,
                                 STATE_DIRECTORY,
                                 STATE_SYNC_INTERVAL,
                                 HTTP_HOST,

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,12 @@ import java.util.concurrent.TimeUnit;
  * segment's tail record drops the entry at recovery (it is read again, with the same SCN); a kill
  * between the tail record and the position file leaves the position file one entry behind, which
  * recovery accepts (docs/relay.md, "positions and restarts").
+ *
+ * <p>A transaction too large for a segment arrives in parts ({@link #acceptPart}); they go into the
+ * buffer as they come, unpublished, and the last part (through {@link #accept}) publishes them all
+ * and writes every segment record the transaction touched, in log order, before the position file.
+ * Each segment a part starts records the position before the transaction as its floor: a relay that
+ * must rebuild that segment reads the whole transaction again.
  *
  * <p>Threading: called on the fetcher thread only; the counters and gauges it feeds are read from
  * any thread.
@@ -57,6 +64,16 @@ public final class Publisher implements TransactionSink {
     private long previousScn;
     private String previousPosition;
     private long syncedNanos = System.nanoTime();
+
+    /** Where the open transaction's parts start and end in the log, in pairs. */
+    private long[] partBounds = new long[32];
+
+    private int partBoundCount;
+
+    private volatile boolean takesParts;
+
+    /** Frame bytes of the open transaction's parts. */
+    private long partBytes;
 
     /** The replay position last saved, and the one last forced to disk. */
     private String savedPosition;
@@ -109,10 +126,41 @@ public final class Publisher implements TransactionSink {
         previousPosition = recovered.resumePosition();
         lastScn = recovered.lastScn();
         for (BufferRecovery.SegmentStart segment : recovered.segments()) {
-            segmentStarts.put(
+            segmentStarts.putIfAbsent(
                     segment.firstScn(),
                     new ReplayPoint(segment.floorScn(), segment.floorPosition()));
         }
+    }
+
+    /**
+     * Whether the fetcher may hand large transactions over in parts ({@code
+     * buffer.transactionParts}). Before the fetcher starts.
+     */
+    public void takeParts(boolean on) {
+        takesParts = on;
+    }
+
+    @Override
+    public boolean takesParts() {
+        return takesParts;
+    }
+
+    @Override
+    public void acceptPart(long scn, ByteBuffer frames, int length) {
+        long tail = refuseFailure(buffer.appendPart(scn, frames, 0, length), scn, length);
+        if (partBoundCount == partBounds.length) {
+            partBounds = Arrays.copyOf(partBounds, partBoundCount * 2);
+        }
+        partBounds[partBoundCount++] = tail - length;
+        partBounds[partBoundCount++] = tail;
+        partBytes += length;
+    }
+
+    @Override
+    public void abandonParts() {
+        buffer.abandonParts();
+        partBoundCount = 0;
+        partBytes = 0;
     }
 
     @Override
@@ -123,27 +171,16 @@ public final class Publisher implements TransactionSink {
             int eventCount,
             long commitTimeMicros,
             String resumePosition) {
-        long tail = buffer.appendEncoded(scn, frames, 0, length, eventCount == 0);
-        if (tail == EventBuffer.TRANSACTION_TOO_LARGE) {
-            throw new IllegalStateException(
-                    "transaction larger than a buffer segment: scn="
-                            + scn
-                            + ", bytes="
-                            + length
-                            + ", buffer.segmentSize="
-                            + buffer.maxTransactionBytes()
-                            + "; raise buffer.segmentSize (up to 1GiB)");
-        }
-        long start = tail - length;
-        long sequence = start >>> segmentShift;
+        long tail =
+                refuseFailure(
+                        buffer.appendEncoded(scn, frames, 0, length, eventCount == 0), scn, length);
         // The entry's bytes reach the files before the records that commit them (see above).
         VarHandle.storeStoreFence();
-        if ((start & segmentMask) == 0) {
-            segmentStarts.put(scn, new ReplayPoint(previousScn, previousPosition));
-            segmentPositions.segmentStarted(sequence, previousScn, previousPosition);
+        for (int i = 0; i < partBoundCount; i += 2) {
+            record(scn, partBounds[i], partBounds[i + 1], i == 0, resumePosition);
         }
-        segmentPositions.appended(
-                sequence, scn, (int) (tail - (sequence << segmentShift)), resumePosition);
+        record(scn, tail - length, tail, partBoundCount == 0, resumePosition);
+        partBoundCount = 0;
         VarHandle.storeStoreFence();
         previousScn = scn;
         previousPosition = resumePosition;
@@ -166,8 +203,49 @@ public final class Publisher implements TransactionSink {
         lastEntryNanos = now;
         lastScn = scn;
         transactions.increment();
-        bytes.increment(length);
+        bytes.increment(length + partBytes);
+        partBytes = 0;
         events.increment(eventCount);
+    }
+
+    /**
+     * Records an entry of the transaction at {@code scn} in {@code [start, end)} for the segment
+     * files: a segment it starts gets the position before the transaction as its floor (the SCN
+     * before it for its first entry, the transaction's own for a later part, which continues it).
+     */
+    private void record(long scn, long start, long end, boolean first, String resumePosition) {
+        long sequence = start >>> segmentShift;
+        if ((start & segmentMask) == 0) {
+            segmentStarts.putIfAbsent(scn, new ReplayPoint(previousScn, previousPosition));
+            segmentPositions.segmentStarted(sequence, first ? previousScn : scn, previousPosition);
+        }
+        segmentPositions.appended(
+                sequence, scn, (int) (end - (sequence << segmentShift)), resumePosition);
+    }
+
+    private long refuseFailure(long tail, long scn, int length) {
+        if (tail == EventBuffer.TRANSACTION_TOO_LARGE) {
+            throw new IllegalStateException(
+                    "transaction part larger than a buffer segment: scn="
+                            + scn
+                            + ", bytes="
+                            + length
+                            + ", buffer.segmentSize="
+                            + buffer.maxTransactionBytes()
+                            + "; raise buffer.segmentSize (up to 1GiB)");
+        }
+        if (tail == EventBuffer.LARGER_THAN_BUFFER) {
+            throw new IllegalStateException(
+                    "transaction larger than the event buffer can hold: scn="
+                            + scn
+                            + ", parts="
+                            + partBoundCount / 2
+                            + ", buffer.capacity="
+                            + buffer.capacity()
+                            + "; raise buffer.capacity (a transaction needs the capacity less two"
+                            + " segments)");
+        }
+        return tail;
     }
 
     /** Forces the replay point to disk now, e.g. on shutdown. */

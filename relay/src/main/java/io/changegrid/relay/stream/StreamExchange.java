@@ -72,6 +72,9 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
     static final String BINARY_TYPE = "application/x-changegrid-frames";
     static final String JSON_TYPE = "application/x-ndjson";
 
+    /** {@link #read}: the consumer asked to skip parts the transaction does not have. */
+    private static final int BAD_PARTS = Integer.MIN_VALUE;
+
     /** The destination of a first look: the reader learns sizes without copying. */
     private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
@@ -81,6 +84,7 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
     private final EventBuffer buffer;
     private final StreamRequest params;
     private final EventBufferReader reader;
+    private String badParts;
     private final StreamBody body;
     private final Subscription subscription;
     private final ServingMemory memory;
@@ -255,12 +259,20 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
                     return true;
             }
         }
-        int look = reader.read(checkpoint(), NOTHING);
+        int look = read(NOTHING);
         switch (look) {
             case EventBufferReader.NOTHING_YET:
                 return false;
             case EventBufferReader.TOO_OLD:
                 respondTooOld(reader.oldestScn());
+                return true;
+            case BAD_PARTS:
+                finish();
+                JsonResponse.error(
+                        response,
+                        callback,
+                        400,
+                        "bad request: parameter=parts, value=" + params.parts() + ", " + badParts);
                 return true;
             case EventBufferReader.DESTINATION_TOO_SMALL:
                 break;
@@ -287,7 +299,7 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         ByteBuffer destination = pooled.getByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         destination.clear().limit(size);
         Runnable giveBack = new GiveBack(pooled, granted);
-        int result = reader.read(checkpoint(), destination);
+        int result = read(destination);
         if (result > 0) {
             try {
                 respondEntries(destination, reader.bytesCopied(), reader.lastScn(), giveBack);
@@ -299,8 +311,22 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         }
         giveBack.run();
         // Only an eviction since the first look changes the first entry above the checkpoint
-        // (from=-1 follows the oldest held): look again.
+        // (from=-1 follows the oldest held), or a bad parts count, which the look answers: look
+        // again.
         return attempt();
+    }
+
+    /**
+     * Reads after the checkpoint, leaving out the parts the consumer holds; a count of parts the
+     * transaction does not have is the consumer's error, answered as a bad request.
+     */
+    private int read(ByteBuffer destination) {
+        try {
+            return reader.read(checkpoint(), params.parts(), destination);
+        } catch (IllegalArgumentException e) {
+            badParts = e.getMessage();
+            return BAD_PARTS;
+        }
     }
 
     /** The checkpoint to read after: {@code from=-1} means from the oldest entry held. */
@@ -313,6 +339,9 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
     private void respondEntries(ByteBuffer entries, int length, long lastScn, Runnable written) {
         finish();
         headers(200, lastScn);
+        if (reader.partsHeld() > 0) {
+            response.getHeaders().put(StreamResponse.PARTS, Integer.toString(reader.partsHeld()));
+        }
         int kept = body.filterInPlace(entries, length, subscription);
         // Counted before the write: once written, the buffer goes back to the pool. A JSON
         // response counts its frames' bytes, as a binary one does.

@@ -30,6 +30,8 @@ import org.eclipse.jetty.util.Fields;
  *                      every policy's partitioner wanted, or -1 (default) for all
  * tables     optional  comma-separated database.table patterns with *, e.g. shop.*,crm.users
  * p, n       optional  partition p of n by key hash (both or neither; 0 &lt;= p &lt; n &lt;= 65536)
+ * parts      optional  parts of the transaction after from already held (default 0): the rest of
+ *                      a transaction published in parts comes first
  * </pre>
  *
  * {@code filter} replaces {@code tables}, {@code p} and {@code n}, which remain as its shorthand.
@@ -39,9 +41,10 @@ import org.eclipse.jetty.util.Fields;
  * @param timeoutMs the long-poll wait
  * @param format binary or JSON
  * @param plan what the subscriber wants: the frames are judged by it
+ * @param parts parts of the transaction after {@code from} the consumer holds
  */
 public record StreamRequest(
-        long from, int maxBytes, long timeoutMs, StreamFormat format, CapturePlan plan) {
+        long from, int maxBytes, long timeoutMs, StreamFormat format, CapturePlan plan, int parts) {
 
     static final int DEFAULT_MAX_BYTES = 1 << 20;
     static final int MAX_MAX_BYTES = 64 << 20;
@@ -82,6 +85,7 @@ public record StreamRequest(
         int maxBytes = (int) number(query, MAX_BYTES, 1024, MAX_MAX_BYTES, DEFAULT_MAX_BYTES);
         long timeoutMs = number(query, TIMEOUT_MS, 0, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
         StreamFormat format = format(query.getValue(FORMAT));
+        int parts = (int) number(query, StreamParameters.PARTS, 0, Integer.MAX_VALUE, 0);
         String tablesText = query.getValue(TABLES);
         String p = query.getValue(PARTITION);
         String n = query.getValue(PARTITIONS);
@@ -94,7 +98,8 @@ public record StreamRequest(
             if (filters == null) {
                 throw new BadRequestException(FILTER, filter, "not accepted here");
             }
-            return new StreamRequest(from, maxBytes, timeoutMs, format, filters.filter(filter));
+            return new StreamRequest(
+                    from, maxBytes, timeoutMs, format, filters.filter(filter), parts);
         }
         if ((p == null) != (n == null)) {
             throw new BadRequestException(
@@ -111,7 +116,7 @@ public record StreamRequest(
                                 tablesText == null ? null : List.of(tablesText.split(",")),
                                 partition,
                                 partitions);
-        return new StreamRequest(from, maxBytes, timeoutMs, format, plan);
+        return new StreamRequest(from, maxBytes, timeoutMs, format, plan, parts);
     }
 
     private static StreamFormat format(String text) {

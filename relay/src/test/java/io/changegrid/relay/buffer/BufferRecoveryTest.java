@@ -4,17 +4,22 @@ import static io.changegrid.relay.buffer.EventBuffer.NULL_SCN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.changegrid.events.Operation;
+import io.changegrid.events.frame.EventFrame;
 import io.changegrid.relay.publish.Publisher;
 import io.changegrid.relay.state.PositionStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -192,6 +197,53 @@ class BufferRecoveryTest {
     }
 
     @Test
+    void shouldRecoverATransactionInPartsWhenItSpansSegments() {
+        Map<Long, Integer> before;
+        try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
+            for (long scn = 10; scn <= 100; scn += 10) {
+                relay.publish(scn, 2);
+            }
+            // Seven parts of ~18 KiB: about two segments.
+            relay.publishInParts(110, 7);
+            relay.publish(120, 1);
+            before = relay.eventsByScn();
+        }
+        assertThat(before).containsEntry(110L, 7 * 12).containsEntry(120L, 1);
+
+        try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
+            assertThat(relay.recovered().lastScn()).isEqualTo(120);
+            assertThat(relay.eventsByScn()).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void shouldRecoverUpToTheTransactionBeforeWhenItsLastPartWasNotPublished() {
+        try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
+            relay.publish(10, 2);
+            relay.publish(20, 2);
+            // The kill comes before the last part: the parts are in the files, uncommitted.
+            samples.inParts(
+                    30,
+                    4,
+                    12,
+                    1500,
+                    (frames, length, last, events) -> {
+                        if (!last) {
+                            relay.publisher.acceptPart(30, frames, length);
+                        }
+                        return 1;
+                    });
+        }
+
+        try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
+            assertThat(relay.recovered().lastScn()).isEqualTo(20);
+            assertThat(relay.eventsByScn()).containsOnlyKeys(10L, 20L);
+            relay.publishInParts(30, 4);
+            assertThat(relay.eventsByScn()).containsEntry(30L, 4 * 12);
+        }
+    }
+
+    @Test
     void shouldRefuseFilesOfAnotherSource() {
         try (Relay relay = new Relay(IDENTITY, SEGMENTS)) {
             relay.publish(10, 1);
@@ -305,6 +357,48 @@ class BufferRecoveryTest {
         void publish(long scn, int events) {
             ByteBuffer frames = samples.transaction(scn, events, 1500);
             publisher.accept(scn, frames, samples.length(), events, scn, "after-" + scn);
+        }
+
+        void publishInParts(long scn, int parts) {
+            samples.inParts(
+                    scn,
+                    parts,
+                    12,
+                    1500,
+                    (frames, length, last, events) -> {
+                        if (last) {
+                            publisher.accept(scn, frames, length, events, scn, "after-" + scn);
+                        } else {
+                            publisher.acceptPart(scn, frames, length);
+                        }
+                        return 1;
+                    });
+        }
+
+        /** Row events per SCN, read part by part through a destination of one segment. */
+        Map<Long, Integer> eventsByScn() {
+            EventBufferReader reader = buffer.newReader();
+            Map<Long, Integer> events = new TreeMap<>();
+            long checkpoint = buffer.highestEvictedScn();
+            int parts = 0;
+            EventFrame frame = new EventFrame();
+            while (true) {
+                ByteBuffer destination =
+                        ByteBuffer.allocate(SEGMENT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+                int read = reader.read(checkpoint, parts, destination);
+                assertThat(read).isNotEqualTo(EventBufferReader.TOO_OLD);
+                if (read <= 0) {
+                    return events;
+                }
+                for (int at = 0; at < destination.position(); at += frame.length()) {
+                    frame.wrap(destination, at);
+                    if (frame.operation() == Operation.INSERT) {
+                        events.merge(frame.scn(), 1, Integer::sum);
+                    }
+                }
+                checkpoint = reader.lastScn();
+                parts = reader.partsHeld();
+            }
         }
 
         List<SampleTransactions.Entry> readAll() {

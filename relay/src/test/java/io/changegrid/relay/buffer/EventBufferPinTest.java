@@ -91,6 +91,22 @@ class EventBufferPinTest {
     }
 
     @Test
+    void shouldLeaveATransactionInPartsToTheCopyingPathWhenAPinReachesIt() {
+        EventBuffer buffer = new EventBuffer(EventBufferConfig.direct(8L * SEGMENT, SEGMENT));
+        buffer.allowPins(1);
+        samples.append(buffer, 10, 1, 100);
+        // Small parts, in the same segment as SCN 10: a run of entries would take them in.
+        samples.appendInParts(buffer, 20, 3, 4, 100);
+        EventBufferReader reader = buffer.newReader();
+
+        assertThat(reader.pin(NULL_SCN, 1 << 20)).as("the whole transaction only").isEqualTo(1);
+        assertThat(reader.lastScn()).isEqualTo(10);
+        reader.pinned().release();
+        assertThat(reader.pin(10, 1 << 20)).isEqualTo(EventBufferReader.NOT_PINNED);
+        buffer.close();
+    }
+
+    @Test
     void shouldRefuseToPinWhenPinsAreOffOrHeldOnAsManySegmentsAsAllowed() {
         EventBuffer off = buffer(0);
         samples.append(off, 1, 1, 10);

@@ -329,7 +329,7 @@ class EventBufferTest {
     void shouldReportStatusWhenAppendingAndEvicting() {
         assertThat(buffer.capacity()).isEqualTo(4 * SEGMENT);
         assertThat(buffer.bytesUsed()).isZero();
-        assertThat(buffer.indexHeapBytes()).isEqualTo(4 * 16 * 12 + 4 * 4);
+        assertThat(buffer.indexHeapBytes()).isEqualTo(4 * 16 * 12 + 4 * 4 * 2);
         int length = samples.append(buffer, 10, 1, 1500);
         samples.appendHeartbeat(buffer, 11);
 

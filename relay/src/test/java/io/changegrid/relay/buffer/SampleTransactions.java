@@ -99,6 +99,59 @@ final class SampleTransactions {
         encoder.endTransaction();
     }
 
+    /** Where {@link #inParts} hands each part; returns a tail position or a buffer error code. */
+    interface PartTarget {
+        long part(ByteBuffer frames, int length, boolean last, int totalEvents);
+    }
+
+    /**
+     * Appends a transaction of {@code parts} parts of {@code eventsPerPart} inserts each, all but
+     * the last through {@link EventBuffer#appendPart}; returns what the last append returned (the
+     * tail, or an error code) and stops at the first error code.
+     */
+    long appendInParts(
+            EventBuffer buffer, long scn, int parts, int eventsPerPart, int payloadBytes) {
+        return inParts(
+                scn,
+                parts,
+                eventsPerPart,
+                payloadBytes,
+                (frames, length, last, events) ->
+                        last
+                                ? buffer.appendEncoded(scn, frames, 0, length, false)
+                                : buffer.appendPart(scn, frames, 0, length));
+    }
+
+    /** Encodes a transaction in parts as {@link #appendInParts} does, handing each to a target. */
+    long inParts(long scn, int parts, int eventsPerPart, int payloadBytes, PartTarget target) {
+        encoder.buffer().clear();
+        encoder.beginTransaction(SOURCE_ID, scn, scn * 10, "0-1-" + scn);
+        long result = 0;
+        for (int part = 0; part < parts; part++) {
+            for (int i = 0; i < eventsPerPart; i++) {
+                Object[] row = {scn * 1000 + part * eventsPerPart + i, text(payloadBytes)};
+                encoder.appendRowChange(Operation.INSERT, schema, null, row);
+            }
+            boolean last = part == parts - 1;
+            if (last) {
+                encoder.endTransaction();
+            } else {
+                encoder.endPart();
+            }
+            result =
+                    target.part(
+                            encoder.buffer().byteBuffer(), length(), last, parts * eventsPerPart);
+            if (result < 0) {
+                if (!last) {
+                    encoder.abortTransaction(0);
+                }
+                return result;
+            }
+            encoder.buffer().clear();
+        }
+        return result;
+    }
+
     /** A heartbeat frame in the encoder's buffer from offset 0 to {@link #length()}. */
     ByteBuffer heartbeat(long scn) {
         encoder.buffer().clear();

@@ -105,7 +105,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private final TransactionWriter writer;
     private final DdlApplier ddl;
     private final TransactionSink sink;
-    private final int maxTransactionBytes;
+    private final PartCutter parts;
     private final long heartbeatAfterNanos;
     private final Runnable onFailure;
     private final Timeline timeline;
@@ -170,7 +170,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         this.ddl = ddl;
         this.writer = new TransactionWriter(sourceId, 64 * 1024);
         this.sink = sink;
-        this.maxTransactionBytes = maxTransactionBytes;
+        this.parts = new PartCutter(writer, sink, maxTransactionBytes);
         this.heartbeatAfterNanos = heartbeatAfterNanos;
         this.committed = resumeFrom.position();
         this.committedGtid = resumeFrom.gtid();
@@ -236,6 +236,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     /** Drops a transaction left open by a broken connection; the next connection re-reads it. */
     void abandonOpenTransaction() {
+        parts.abandon();
         open = false;
         writer.abandon();
         routes.clear();
@@ -448,7 +449,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         return route == null ? new Route(null, null) : new Route(new RowConverter(schema), route);
     }
 
-    private void rows(EventHeaderV4 header, BinlogRows rows) {
+    private void rows(EventHeaderV4 header, BinlogRows rows) throws InterruptedException {
         long binlogTableId = rows.tableId();
         if (uncaptured.contains(binlogTableId)) {
             return;
@@ -540,7 +541,8 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             Serializable[] beforeCells,
             Serializable[] afterCells,
             BitSet afterColumns,
-            BitSet beforeColumns) {
+            BitSet beforeColumns)
+            throws InterruptedException {
         RowConverter converter = route.converter;
         Object[] before;
         Object[] after;
@@ -562,24 +564,9 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         }
     }
 
-    /** Stops at a transaction too large for the relay to publish whole. */
-    private void requireFits() {
-        if (writer.length() > maxTransactionBytes) {
-            throw new TransactionTooLargeException(
-                    "transaction larger than the relay can publish whole: scn="
-                            + startScn
-                            + ", position="
-                            + start
-                            + ", gtid="
-                            + transactionId
-                            + ", bytesSoFar="
-                            + writer.length()
-                            + ", events="
-                            + writer.events()
-                            + ", maxTransactionBytes="
-                            + maxTransactionBytes
-                            + "; raise the relay's buffer segment size");
-        }
+    /** Hands a part of a large transaction over once it reached its size. */
+    private void requireFits() throws InterruptedException {
+        parts.afterEvent("scn=" + startScn + ", position=" + start + ", gtid=" + transactionId);
     }
 
     private void commit(EventHeaderV4 header) throws InterruptedException {
