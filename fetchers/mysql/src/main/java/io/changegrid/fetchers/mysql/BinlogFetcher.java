@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * understand on a captured table.
  *
  * <p>Threading: {@link #run} blocks the calling thread (the relay's fetcher thread); the binlog is
- * read and transactions are assembled and handed to the sink on that thread. {@link #stop} may be
- * called from any thread.
+ * read on that thread, and transactions are assembled and handed to the sink either on it too or,
+ * with {@link BinlogFetcherConfig#pipeline()}, on a second thread per connection that it hands the
+ * events to in order ({@link FetchPipeline}). {@link #stop} may be called from any thread.
  */
 public final class BinlogFetcher implements Fetcher {
 
@@ -136,9 +137,21 @@ public final class BinlogFetcher implements Fetcher {
         Duration backoff = FIRST_BACKOFF;
         while (!stopped) {
             BinlogPosition position = assembler.committed();
+            FetchPipeline pipeline =
+                    config.pipeline()
+                            ? FetchPipeline.start(assembler, this::disconnectCurrent)
+                            : null;
             BinaryLogClient connection =
-                    BinlogClientFactory.create(config, position, assembler::skipsRowsOf);
-            connection.registerEventListener(assembler);
+                    pipeline == null
+                            ? BinlogClientFactory.create(config, position, assembler::skipsRowsOf)
+                            : BinlogClientFactory.create(
+                                    config,
+                                    position,
+                                    tableMaps ->
+                                            new UnreadTables(
+                                                    tableMaps, config.capture(), config.plan()),
+                                    new RowBuffers(FetchPipeline.ROW_BUFFERS));
+            connection.registerEventListener(pipeline == null ? assembler : pipeline);
             connection.registerLifecycleListener(
                     new BinaryLogClient.AbstractLifecycleListener() {
                         @Override
@@ -170,6 +183,16 @@ public final class BinlogFetcher implements Fetcher {
                 connection.connect();
             } catch (IOException e) {
                 connectionFailure = e;
+            } finally {
+                if (pipeline != null) {
+                    // Every event read is handled before the position and failures are read.
+                    pipeline.finish();
+                }
+            }
+            if (pipeline != null && pipeline.failure() != null) {
+                // What stopped the pipeline ended the connection: it is the cause, not the
+                // closed socket the client saw after it.
+                connectionFailure = pipeline.failure();
             }
             throwIfFatal(position);
             if (stopped) {

@@ -34,6 +34,8 @@ import java.util.Set;
  * @param ddlSkip digests ({@link DdlDigest}) of DDL statements the tracker cannot understand that
  *     the operator chose to skip, their tables' schemas read from the source instead
  * @param tls TLS to the source, for the binlog connection and the JDBC ones alike
+ * @param pipeline whether the binlog is read on one thread and transactions assembled and encoded
+ *     on another ({@link FetchPipeline}); else all on one
  */
 public record BinlogFetcherConfig(
         String host,
@@ -50,7 +52,44 @@ public record BinlogFetcherConfig(
         Duration reconnectBackoffMax,
         int maxTransactionBytes,
         Set<String> ddlSkip,
-        DatabaseTls tls) {
+        DatabaseTls tls,
+        boolean pipeline) {
+
+    /** A configuration with the fetch pipeline on. */
+    public BinlogFetcherConfig(
+            String host,
+            int port,
+            String user,
+            String password,
+            long serverId,
+            int sourceId,
+            TableFilter capture,
+            CapturePlan plan,
+            StartPosition start,
+            Duration heartbeatInterval,
+            Duration connectTimeout,
+            Duration reconnectBackoffMax,
+            int maxTransactionBytes,
+            Set<String> ddlSkip,
+            DatabaseTls tls) {
+        this(
+                host,
+                port,
+                user,
+                password,
+                serverId,
+                sourceId,
+                capture,
+                plan,
+                start,
+                heartbeatInterval,
+                connectTimeout,
+                reconnectBackoffMax,
+                maxTransactionBytes,
+                ddlSkip,
+                tls,
+                true);
+    }
 
     /** A configuration with TLS as the server prefers ({@link DatabaseTls#PREFERRED}). */
     public BinlogFetcherConfig(
@@ -181,6 +220,27 @@ public record BinlogFetcherConfig(
         }
     }
 
+    /** This configuration with the fetch pipeline on or off. */
+    public BinlogFetcherConfig withPipeline(boolean on) {
+        return new BinlogFetcherConfig(
+                host,
+                port,
+                user,
+                password,
+                serverId,
+                sourceId,
+                capture,
+                plan,
+                start,
+                heartbeatInterval,
+                connectTimeout,
+                reconnectBackoffMax,
+                maxTransactionBytes,
+                ddlSkip,
+                tls,
+                on);
+    }
+
     /** The JDBC URL of the source, for checks and schema snapshots. */
     public String jdbcUrl() {
         return "jdbc:mariadb://" + host + ":" + port + "/";
@@ -225,6 +285,8 @@ public record BinlogFetcherConfig(
                 + ddlSkip
                 + ", tls="
                 + tls
+                + ", pipeline="
+                + pipeline
                 + "]";
     }
 }

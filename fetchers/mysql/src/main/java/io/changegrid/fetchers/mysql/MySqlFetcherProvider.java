@@ -75,7 +75,8 @@ public final class MySqlFetcherProvider implements FetcherProvider {
                 settings.get(MySqlSettings.BACKOFF_MAX),
                 context.maxTransactionBytes(),
                 skipped(settings, context.stateDirectory()),
-                MySqlSettings.TLS.from(settings));
+                MySqlSettings.TLS.from(settings),
+                settings.get(MySqlSettings.FETCH_PIPELINE));
     }
 
     private static Set<String> skipped(Config settings, Path stateDirectory) {

@@ -78,6 +78,15 @@ public final class MySqlSettings {
                             v -> v.stream().allMatch(DdlDigest::isDigest),
                             "SHA-256 digests in hex, 64 characters each");
 
+    public static final ConfigKey<Boolean> FETCH_PIPELINE =
+            ConfigKey.of(
+                    "source.fetchPipeline",
+                    ValueKind.BOOLEAN,
+                    true,
+                    "Read the binlog on one thread and assemble, encode and publish transactions on a"
+                            + " second, handing events over in order (docs/relay.md, \"The fetch"
+                            + " pipeline\"); false does all on the relay's fetcher thread.");
+
     /** TLS to the source, for the binlog connection and the JDBC ones alike. */
     public static final DatabaseTlsKeys TLS = DatabaseTlsKeys.under("source", "the source server");
 
@@ -94,6 +103,7 @@ public final class MySqlSettings {
                     CONNECT_TIMEOUT,
                     BACKOFF_MAX,
                     DDL_SKIP,
+                    FETCH_PIPELINE,
                     TLS.mode(),
                     TLS.caFile());
 

@@ -74,10 +74,12 @@ final class RowTranscoder implements RowImages {
 
     private final int[] beforeAt;
     private final int[] afterAt;
+    private final CellReader cells;
     private BinlogRows rows;
 
-    private RowTranscoder(RowConverter converter, TableMapEventData map) {
+    private RowTranscoder(RowConverter converter, TableMapEventData map, CellReader cells) {
         this.converter = converter;
+        this.cells = cells;
         this.schema = converter.schema();
         int count = schema.columnCount();
         writes = new Write[count];
@@ -98,8 +100,10 @@ final class RowTranscoder implements RowImages {
     /**
      * The transcoder of a table version's rows under this table map, or null when the map has a
      * column whose values' size is not known here.
+     *
+     * @param cells reads the columns not read in place, on the thread that reads the rows
      */
-    static RowTranscoder of(RowConverter converter, TableMapEventData map) {
+    static RowTranscoder of(RowConverter converter, TableMapEventData map, CellReader cells) {
         byte[] codes = map.getColumnTypes();
         int[] metadata = map.getColumnMetadata();
         if (codes.length != converter.schema().columnCount()
@@ -112,7 +116,7 @@ final class RowTranscoder implements RowImages {
                 return null;
             }
         }
-        return new RowTranscoder(converter, map);
+        return new RowTranscoder(converter, map, cells);
     }
 
     /** Whether a rows event's images include every column, as this transcoder needs. */
@@ -290,7 +294,13 @@ final class RowTranscoder implements RowImages {
     private Serializable cell(int column, int at) {
         try {
             Serializable cell =
-                    rows.readCell(types[column], metas[column], lengths[column], at, rows.length());
+                    cells.cell(
+                            types[column],
+                            metas[column],
+                            lengths[column],
+                            rows.bytes(),
+                            at,
+                            rows.length());
             if (cell == null) {
                 throw new IllegalArgumentException(
                         "binlog cell has no value: table="

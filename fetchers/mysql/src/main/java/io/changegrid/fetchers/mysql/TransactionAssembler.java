@@ -55,8 +55,9 @@ import org.slf4j.LoggerFactory;
  *       PolicyViolationException}).
  * </ul>
  *
- * <p>Threading: runs on the binlog client's thread. The library swallows exceptions thrown by
- * listeners, so every failure is caught here, kept in {@link #failure()} and ends the connection
+ * <p>Threading: runs on the binlog client's thread, or on the {@link FetchPipeline}'s encoder
+ * thread that the client's thread hands events to in order. The library swallows exceptions thrown
+ * by listeners, so every failure is caught here, kept in {@link #failure()} and ends the connection
  * through {@code onFailure}; the fetcher's control loop then hands it on.
  */
 final class TransactionAssembler implements BinaryLogClient.EventListener {
@@ -83,14 +84,14 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
          * whose size only the library knows. Kept while the table maps of the version carry the
          * same types and metadata.
          */
-        RowTranscoder inPlace(TableMapEventData map) {
+        RowTranscoder inPlace(TableMapEventData map, CellReader cells) {
             if (route == null) {
                 return null;
             }
             if (mapped == null
                     || !Arrays.equals(mapped.getColumnTypes(), map.getColumnTypes())
                     || !Arrays.equals(mapped.getColumnMetadata(), map.getColumnMetadata())) {
-                inPlace = RowTranscoder.of(converter, map);
+                inPlace = RowTranscoder.of(converter, map, cells);
                 mapped = map;
             }
             return inPlace;
@@ -108,6 +109,9 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private final long heartbeatAfterNanos;
     private final Runnable onFailure;
     private final Map<Long, Binding> routes = new HashMap<>();
+
+    /** Reads the cells of columns not read in place, under the table maps this assembler saw. */
+    private final CellReader cells = LosslessRowDeserializers.cellReader();
 
     /** Set once the server sent a heartbeat: it does so only when it has nothing more to send. */
     private volatile boolean sawServerHeartbeat;
@@ -197,7 +201,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
      * Whether the rows of a binlog table id are of no use here: its latest table map named a table
      * that is not captured, or that no policy publishes. The binlog client's row deserializers ask
      * before reading a rows event's rows, on the client's thread, after this assembler saw the
-     * table map.
+     * table map: only when this assembler runs on that thread (without a {@link FetchPipeline}).
      */
     boolean skipsRowsOf(long binlogTableId) {
         return uncaptured.contains(binlogTableId);
@@ -392,7 +396,8 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             return;
         }
         uncaptured.remove(map.getTableId());
-        routes.put(map.getTableId(), new Binding(route, route.inPlace(map)));
+        cells.tableMap(map);
+        routes.put(map.getTableId(), new Binding(route, route.inPlace(map, cells)));
     }
 
     private Route bindRoute(TableSchema schema) {
@@ -458,12 +463,16 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             return;
         }
         try {
-            ByteArrayInputStream in = rows.stream();
+            ByteArrayInputStream in = CellReader.stream(rows);
             while (in.available() > 0) {
                 Serializable[] before =
-                        op != Operation.INSERT ? rows.readCells(in, rows.beforeColumns()) : null;
+                        op != Operation.INSERT
+                                ? cells.row(binlogTableId, rows.beforeColumns(), in)
+                                : null;
                 Serializable[] after =
-                        op != Operation.DELETE ? rows.readCells(in, rows.afterColumns()) : null;
+                        op != Operation.DELETE
+                                ? cells.row(binlogTableId, rows.afterColumns(), in)
+                                : null;
                 rowChange(
                         header,
                         binding.route(),
