@@ -50,6 +50,9 @@ public final class BinlogFetcher implements Fetcher {
     private volatile BinaryLogClient client;
     private volatile Throwable connectionFailure;
 
+    /** The current connection's pipeline, or null without one. */
+    private volatile FetchPipeline pipeline;
+
     /**
      * The first end of the binlog seen since opening, as an SCN, or -1; see {@link #reachedEnd}.
      */
@@ -80,7 +83,7 @@ public final class BinlogFetcher implements Fetcher {
                         config.maxTransactionBytes(),
                         config.heartbeatInterval().toNanos(),
                         start,
-                        this::disconnectCurrent);
+                        this::onAssemblerFailure);
     }
 
     /**
@@ -141,6 +144,7 @@ public final class BinlogFetcher implements Fetcher {
                     config.pipeline()
                             ? FetchPipeline.start(assembler, this::disconnectCurrent)
                             : null;
+            this.pipeline = pipeline;
             BinaryLogClient connection =
                     pipeline == null
                             ? BinlogClientFactory.create(config, position, assembler::skipsRowsOf)
@@ -222,6 +226,20 @@ public final class BinlogFetcher implements Fetcher {
     public void stop() {
         stopped = true;
         disconnectCurrent();
+    }
+
+    /**
+     * Ends the connection after the assembler failed: at once on the client's thread, or through
+     * the pipeline when the assembler runs on its encoder thread ({@link
+     * FetchPipeline#requestDisconnect}).
+     */
+    private void onAssemblerFailure() {
+        FetchPipeline current = pipeline;
+        if (current != null) {
+            current.requestDisconnect();
+        } else {
+            disconnectCurrent();
+        }
     }
 
     private void disconnectCurrent() {

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * after it returned. Finishing waits until the encoder thread handled every event read before, so
  * the assembler's position and failure are final when the fetcher's control loop reads them; the
  * failure of either thread is kept in one place ({@link #failure()} here, the assembler's own
- * otherwise) and ends the connection once, through {@code onFailure}.
+ * otherwise) and ends the connection once, always from the client's thread ({@link
+ * #requestDisconnect}).
  *
  * <p>The ring of row buffers is {@link #ROW_BUFFERS} long: at most {@link #CAPACITY} events wait in
  * the handoff, one is being handled and one being read, so a buffer comes round again only after
@@ -38,14 +39,18 @@ final class FetchPipeline implements BinaryLogClient.EventListener {
 
     private final Handoff<Event> handoff = new Handoff<>(CAPACITY);
     private final BinaryLogClient.EventListener downstream;
-    private final Runnable onFailure;
+    private final Runnable disconnect;
     private final Thread encoder;
     private volatile Throwable failure;
+    private volatile boolean disconnectRequested;
+
+    /** Set on the client's thread once it disconnected for a request. */
+    private boolean disconnecting;
 
     private FetchPipeline(
-            BinaryLogClient.EventListener downstream, Runnable onFailure, String threadName) {
+            BinaryLogClient.EventListener downstream, Runnable disconnect, String threadName) {
         this.downstream = downstream;
-        this.onFailure = onFailure;
+        this.disconnect = disconnect;
         this.encoder = new Thread(this::encode, threadName);
         encoder.setDaemon(true);
     }
@@ -54,30 +59,49 @@ final class FetchPipeline implements BinaryLogClient.EventListener {
      * Starts the encoder thread, named after the calling thread.
      *
      * @param downstream handles every event on the encoder thread, in order, and keeps its own
-     *     failures (as {@link TransactionAssembler} does)
-     * @param onFailure ends the connection; called at most once, from either thread
+     *     failures (as {@link TransactionAssembler} does), asking for the connection to end through
+     *     {@link #requestDisconnect}
+     * @param disconnect ends the connection; called once, on the binlog client's thread only
      */
-    static FetchPipeline start(BinaryLogClient.EventListener downstream, Runnable onFailure) {
+    static FetchPipeline start(BinaryLogClient.EventListener downstream, Runnable disconnect) {
         FetchPipeline pipeline =
                 new FetchPipeline(
-                        downstream, onFailure, Thread.currentThread().getName() + "-encoder");
+                        downstream, disconnect, Thread.currentThread().getName() + "-encoder");
         pipeline.encoder.start();
         return pipeline;
+    }
+
+    /**
+     * Asks the binlog client's thread to end the connection at its next event; any thread. The
+     * encoder thread must not disconnect itself: the client's {@code disconnect()} waits for {@code
+     * connect()} to return, which the client's thread may be kept from, waiting for room in the
+     * handoff. The server sends a heartbeat at least every heartbeat interval, so a next event
+     * comes.
+     */
+    void requestDisconnect() {
+        disconnectRequested = true;
     }
 
     /** On the binlog client's thread: hands the event on, waiting while the handoff is full. */
     @Override
     public void onEvent(Event event) {
-        if (failure != null) {
+        if (disconnectRequested || failure != null) {
+            // Nothing more is handed on, so no transaction is published with a hole: the open one
+            // is abandoned when the connection ends.
+            if (!disconnecting) {
+                disconnecting = true;
+                disconnect.run();
+            }
             return;
         }
         try {
-            handoff.put(event);
+            // Row events wait in batches: nothing is published before the commit anyway.
+            handoff.put(event, !isRowsOrTableMap(event));
         } catch (InterruptedException e) {
-            // The event is not handed on; nor is any after it, so no transaction is published
-            // with a hole: the open one is abandoned when the connection ends.
-            Thread.currentThread().interrupt();
             fail(e);
+            disconnecting = true;
+            disconnect.run();
+            Thread.currentThread().interrupt(); // after disconnecting, which may wait on a lock
         }
     }
 
@@ -109,6 +133,19 @@ final class FetchPipeline implements BinaryLogClient.EventListener {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static boolean isRowsOrTableMap(Event event) {
+        return switch (event.getHeader().getEventType()) {
+            case TABLE_MAP,
+                    WRITE_ROWS,
+                    EXT_WRITE_ROWS,
+                    UPDATE_ROWS,
+                    EXT_UPDATE_ROWS,
+                    DELETE_ROWS,
+                    EXT_DELETE_ROWS -> true;
+            default -> false;
+        };
     }
 
     /**
@@ -152,6 +189,6 @@ final class FetchPipeline implements BinaryLogClient.EventListener {
                 "binlog fetch pipeline stopped, disconnecting: thread={}",
                 Thread.currentThread().getName(),
                 e);
-        onFailure.run();
+        requestDisconnect();
     }
 }

@@ -7,9 +7,11 @@ import java.util.concurrent.locks.LockSupport;
  * no allocation per item: a ring of slots and two counters, each written by one side only.
  *
  * <p>A side that finds the ring full (producer) or empty (consumer) spins briefly, then parks; the
- * other side unparks it after its next move. The parked thread is announced in a volatile field
- * before the last check, and the mover writes its counter before reading that field, so one of the
- * two always sees the other (every volatile access is in one total order).
+ * other side unparks it. The parked thread is announced in a volatile field before the last check,
+ * and the mover writes its counter before reading that field, so one of the two always sees the
+ * other (every volatile access is in one total order). Waking a thread is a system call, so it is
+ * done in batches: a parked producer is woken once half the ring is free, a parked consumer when an
+ * item is {@code urgent} or {@link #WAKE_BATCH} items wait.
  *
  * <p>Threading: {@link #put} from one thread, {@link #take} from one other thread.
  */
@@ -18,8 +20,15 @@ final class Handoff<T> {
     /** Spins before parking: a few microseconds, less than a binlog event takes to arrive. */
     private static final int SPINS = 200;
 
+    /** Items that wake a parked consumer even when none of them is urgent. */
+    static final int WAKE_BATCH = 32;
+
     private final Object[] slots;
     private final int mask;
+    private final int half;
+
+    /** {@link #WAKE_BATCH}, or the capacity if smaller: a full ring always wakes the consumer. */
+    private final int wakeBatch;
 
     /** The next item to take; written by the consumer only. */
     private volatile long head;
@@ -40,18 +49,27 @@ final class Handoff<T> {
         }
         slots = new Object[capacity];
         mask = capacity - 1;
+        half = capacity / 2;
+        wakeBatch = Math.min(WAKE_BATCH, capacity);
     }
 
     int capacity() {
         return slots.length;
     }
 
+    /** Appends an urgent item; see {@link #put(Object, boolean)}. */
+    void put(T item) throws InterruptedException {
+        put(item, true);
+    }
+
     /**
      * Appends an item, waiting while the ring is full.
      *
+     * @param urgent whether a parked consumer must see it now; else it is woken once {@link
+     *     #WAKE_BATCH} items wait (or by a later urgent one)
      * @throws InterruptedException if interrupted while waiting; the item is then not added
      */
-    void put(T item) throws InterruptedException {
+    void put(T item, boolean urgent) throws InterruptedException {
         long t = tail;
         if (t - head >= slots.length) {
             awaitRoom(t);
@@ -59,7 +77,7 @@ final class Handoff<T> {
         slots[(int) t & mask] = item;
         tail = t + 1;
         Thread consumer = parkedConsumer;
-        if (consumer != null) {
+        if (consumer != null && (urgent || t + 1 - head >= wakeBatch)) {
             LockSupport.unpark(consumer);
         }
     }
@@ -80,43 +98,52 @@ final class Handoff<T> {
         slots[slot] = null;
         head = h + 1;
         Thread producer = parkedProducer;
-        if (producer != null) {
+        if (producer != null && tail - (h + 1) <= half) {
             LockSupport.unpark(producer);
         }
         return item;
     }
 
     private void awaitRoom(long t) throws InterruptedException {
-        for (int spins = 0; t - head >= slots.length; spins++) {
-            if (spins < SPINS) {
-                Thread.onSpinWait();
-                continue;
+        for (int spins = 0; spins < SPINS; spins++) {
+            if (t - head < slots.length) {
+                return;
             }
-            parkedProducer = Thread.currentThread();
-            if (t - head >= slots.length) {
+            Thread.onSpinWait();
+        }
+        // Parked until half the ring is free: one wake-up per half ring, not per item.
+        parkedProducer = Thread.currentThread();
+        try {
+            while (t - head > half) {
                 LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted waiting for room in the handoff");
+                }
             }
+        } finally {
             parkedProducer = null;
-            if (Thread.interrupted()) {
-                throw new InterruptedException("interrupted waiting for room in the handoff");
-            }
         }
     }
 
     private void awaitItem(long h) throws InterruptedException {
-        for (int spins = 0; tail == h; spins++) {
-            if (spins < SPINS) {
-                Thread.onSpinWait();
-                continue;
+        for (int spins = 0; spins < SPINS; spins++) {
+            if (tail != h) {
+                return;
             }
-            parkedConsumer = Thread.currentThread();
-            if (tail == h) {
+            Thread.onSpinWait();
+        }
+        // Parked until the producer wakes it (see put); a wake-up with any item goes on.
+        parkedConsumer = Thread.currentThread();
+        try {
+            while (tail == h) {
                 LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException(
+                            "interrupted waiting for an item in the handoff");
+                }
             }
+        } finally {
             parkedConsumer = null;
-            if (Thread.interrupted()) {
-                throw new InterruptedException("interrupted waiting for an item in the handoff");
-            }
         }
     }
 }

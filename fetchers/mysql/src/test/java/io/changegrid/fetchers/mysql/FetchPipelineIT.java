@@ -42,7 +42,8 @@ class FetchPipelineIT {
                         "CREATE TABLE pipe.wide (id INT PRIMARY KEY, v VARCHAR(4000),"
                                 + " d DECIMAL(12,2), t DATETIME(3)) CHARACTER SET utf8mb4",
                         "CREATE TABLE pipe.cells (id INT PRIMARY KEY, tm TIME, e ENUM('a','b'))",
-                        "CREATE TABLE pipe.ignored (id INT PRIMARY KEY, v TEXT)");
+                        "CREATE TABLE pipe.ignored (id INT PRIMARY KEY, v TEXT)",
+                        "CREATE TABLE pipe.big (id INT PRIMARY KEY, v VARCHAR(2000))");
     }
 
     @Test
@@ -79,6 +80,38 @@ class FetchPipelineIT {
             assertThat(on.fetcher.position()).isEqualTo(off.fetcher.position());
             assertThat(on.failure()).isNull();
             assertThat(off.failure()).isNull();
+        }
+    }
+
+    @Test
+    void shouldStopWithTheAssemblersFailureWhenItFailsWhileTheReaderWaitsForRoom(
+            @TempDir Path state) throws Exception {
+        // One transaction of ~2.5 MB in several hundred rows events, past a 64 KiB limit early:
+        // the encoder thread fails while the client's thread still has hundreds of events to
+        // hand on, more than the handoff holds. The connection must still end and the failure
+        // reach the control loop: the encoder thread never waits for the client's thread.
+        TableFilter capture = TableFilter.of(List.of("pipe.big"), List.of());
+        BinlogFetcherConfig base =
+                RunningFetcher.config(MARIADB.server(), capture, new StartPosition.Current(), 64 << 10);
+        try (RunningFetcher running = RunningFetcher.startAsGiven(base.withPipeline(true), state, null)) {
+            awaitConnected(running);
+            try (Connection connection = MARIADB.server().connect();
+                    Statement statement = connection.createStatement()) {
+                connection.setAutoCommit(false);
+                for (int batch = 0; batch < 25; batch++) {
+                    StringBuilder sql = new StringBuilder("INSERT INTO pipe.big VALUES ");
+                    for (int i = 0; i < 100; i++) {
+                        sql.append(i == 0 ? "" : ",")
+                                .append("(")
+                                .append(batch * 100 + i)
+                                .append(", REPEAT('q', 1000))");
+                    }
+                    statement.execute(sql.toString());
+                }
+                connection.commit();
+            }
+
+            assertThat(running.awaitFailure()).isInstanceOf(TransactionTooLargeException.class);
         }
     }
 

@@ -18,7 +18,7 @@ class HandoffTest {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         int items = 200_000;
-        Handoff<Integer> handoff = new Handoff<>(4);
+        Handoff<Integer> handoff = new Handoff<>(64);
         List<Integer> taken = new ArrayList<>(items);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread consumer =
@@ -34,7 +34,8 @@ class HandoffTest {
                         });
         consumer.start();
         for (int i = 0; i < items; i++) {
-            handoff.put(i);
+            // Mostly not urgent, as row events are; the last one is, as a commit would be.
+            handoff.put(i, i == items - 1 || random.nextInt(50) == 0);
             if (random.nextInt(10_000) == 0) {
                 Thread.yield(); // let the consumer find the ring empty and park now and then
             }
@@ -45,6 +46,39 @@ class HandoffTest {
         for (int i = 0; i < items; i++) {
             assertThat(taken.get(i)).as("item " + i + ", seed=" + seed).isEqualTo(i);
         }
+    }
+
+    @Test
+    void shouldWakeTheConsumerWhenARingSmallerThanABatchIsFullOfItemsThatAreNotUrgent()
+            throws Exception {
+        Handoff<Integer> handoff = new Handoff<>(4);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Integer> taken = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread consumer =
+                new Thread(
+                        () -> {
+                            try {
+                                while (true) {
+                                    taken.add(handoff.take());
+                                }
+                            } catch (InterruptedException e) {
+                                // the test is over
+                            } catch (Throwable e) {
+                                failure.set(e);
+                            }
+                        });
+        consumer.setDaemon(true);
+        consumer.start();
+        for (int i = 0; i < 1000; i++) {
+            handoff.put(i, false); // would block for good if a full ring did not wake the consumer
+        }
+        handoff.put(1000, true);
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> taken.size() == 1001 || failure.get() != null);
+        consumer.interrupt();
+        assertThat(failure.get()).isNull();
+        assertThat(taken).hasSize(1001);
     }
 
     @Test
