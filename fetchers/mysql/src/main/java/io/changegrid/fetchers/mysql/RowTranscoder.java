@@ -3,11 +3,11 @@ package io.changegrid.fetchers.mysql;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.changegrid.events.frame.RowImageWriter;
-import io.changegrid.events.frame.RowImages;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.SqlDate;
 import io.changegrid.events.value.SqlDateTime;
 import io.changegrid.events.value.ValueType;
+import io.changegrid.policy.capture.SourceRow;
 import java.io.IOException;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -30,12 +30,13 @@ import java.util.Arrays;
  * which the fetcher requires); {@link #of} returns null for a table with a binlog type it does not
  * know the size of, which then takes the object path.
  *
- * <p>Routes whose policies need values get them from the same bytes ({@link #values}), as {@link
- * RowConverter} would give them from the library's cells.
+ * <p>Routes whose policies need values get them from the same bytes ({@link #value}, {@link
+ * #values}), as {@link RowConverter} would give them from the library's cells: only the columns
+ * the predicate reads and the transform computes, the others written in place.
  *
  * <p>Not thread-safe: the fetcher's thread reads one image pair at a time into it.
  */
-final class RowTranscoder implements RowImages {
+final class RowTranscoder implements SourceRow {
 
     /** How a column's value is written. */
     private enum Write {
@@ -197,6 +198,16 @@ final class RowTranscoder implements RowImages {
             }
             case CELL -> out.putValue(converter.convertCell(column, cell(column, at)));
         }
+    }
+
+    /**
+     * One value of the image last read as before ({@code after == false}) or after image, as
+     * {@link #values} gives it.
+     */
+    @Override
+    public Object value(boolean after, int column) {
+        int at = (after ? afterAt : beforeAt)[column];
+        return at < 0 ? null : value(column, rows.bytes(), at);
     }
 
     /**

@@ -10,6 +10,7 @@ import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import io.changegrid.events.Operation;
+import io.changegrid.events.frame.RowImages;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.fetchers.TransactionSink;
@@ -48,8 +49,9 @@ import org.slf4j.LoggerFactory;
  *       nothing, but a heartbeat follows so consumers still see the timeline move.
  *   <li>Rows are read from the rows event's bytes in place ({@link RowTranscoder}): a route that
  *       passes everything has them written straight into frames; one with policies gets the values
- *       its predicate and transform need. The library decodes only what the transcoder does not
- *       know the size of.
+ *       of the columns its predicate reads and its transform computes, and the other columns are
+ *       written in place too (a per-row partitioner still takes whole images as values). The
+ *       library decodes only what the transcoder does not know the size of.
  *   <li>Schema changes take the same route, so a renamed, masked or dropped column stays so after
  *       an ALTER; a change the policy cannot follow safely stops the fetcher ({@link
  *       PolicyViolationException}).
@@ -439,7 +441,10 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                     }
                     if (unchanged) {
                         // Straight from the binlog's bytes into the frame.
-                        writer.appendRow(route, op, inPlace);
+                        writer.appendRow(route, op, (RowImages) inPlace);
+                    } else if (route.readsInPlace()) {
+                        // Values only for what the policy reads or computes; the rest in place.
+                        appended = writer.appendRow(route, op, inPlace);
                     } else {
                         appended =
                                 writer.appendRow(
