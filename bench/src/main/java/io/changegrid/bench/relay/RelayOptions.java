@@ -46,6 +46,14 @@ public final class RelayOptions {
                             + " -XX:StartFlightRecording=filename={run}-relay-{relay}.jfr,settings=profile")
     List<String> javaOptions = new ArrayList<>();
 
+    @Option(
+            names = "--relay-set",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "A relay setting for every relay, as the relay's --set takes it; repeatable,"
+                            + " e.g. --relay-set source.fetchPipeline=false")
+    List<String> settings = new ArrayList<>();
+
     /** Adds every problem of these options to {@code problems}. */
     public void check(OptionProblems problems) {
         problems.check(
@@ -58,6 +66,10 @@ public final class RelayOptions {
                 "--buffer-storage",
                 "expected direct or mapped",
                 storage);
+        for (String setting : settings) {
+            problems.check(
+                    setting.indexOf('=') > 0, "--relay-set", "expected KEY=VALUE", setting);
+        }
         problems.check(
                 bufferBytes == null || bufferBytes >= SEGMENT,
                 "--buffer-size",
@@ -85,7 +97,8 @@ public final class RelayOptions {
         Partitioning split = partitioning();
         double share = relays == 1 ? 1 : split == Partitioning.TABLE ? tableShare : 1.0 / relays;
         long bytes = bufferBytes != null ? bufferBytes : autoBuffer(shape, share);
-        return new RelayPlan(relays, split, policies, heap, roundUp(bytes), storage, javaOptions);
+        return new RelayPlan(
+                relays, split, policies, heap, roundUp(bytes), storage, javaOptions, settings);
     }
 
     /**
@@ -106,7 +119,8 @@ public final class RelayOptions {
                 heap,
                 INGEST_BUFFER_MAX,
                 storage,
-                javaOptions);
+                javaOptions,
+                settings);
     }
 
     /** Room for a relay's share of the load's frames with a quarter to spare. */

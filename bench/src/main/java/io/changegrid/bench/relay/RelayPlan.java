@@ -16,6 +16,7 @@ import java.util.Map;
  * @param bufferBytes each relay's event buffer capacity
  * @param storage direct or mapped buffer segments
  * @param javaOptions more JVM options for every relay, e.g. a JFR recording
+ * @param settings relay settings for every relay, {@code key=value}, as its {@code --set} takes them
  */
 public record RelayPlan(
         int relays,
@@ -24,22 +25,37 @@ public record RelayPlan(
         String heap,
         long bufferBytes,
         String storage,
-        List<String> javaOptions) {
+        List<String> javaOptions,
+        List<String> settings) {
 
     public RelayPlan {
         policies = List.copyOf(policies);
         javaOptions = List.copyOf(javaOptions);
+        settings = List.copyOf(settings);
+    }
+
+    /** A plan with no extra relay settings. */
+    public RelayPlan(
+            int relays,
+            Partitioning partitioning,
+            List<?> policies,
+            String heap,
+            long bufferBytes,
+            String storage,
+            List<String> javaOptions) {
+        this(relays, partitioning, policies, heap, bufferBytes, storage, javaOptions, List.of());
     }
 
     /** The same plan with another number of relays. */
     public RelayPlan withRelays(int count) {
         return new RelayPlan(
-                count, partitioning, policies, heap, bufferBytes, storage, javaOptions);
+                count, partitioning, policies, heap, bufferBytes, storage, javaOptions, settings);
     }
 
     /** The same plan with other policies. */
     public RelayPlan withPolicies(List<?> list) {
-        return new RelayPlan(relays, partitioning, list, heap, bufferBytes, storage, javaOptions);
+        return new RelayPlan(
+                relays, partitioning, list, heap, bufferBytes, storage, javaOptions, settings);
     }
 
     /**

@@ -62,13 +62,23 @@ public final class RelayProcess implements AutoCloseable {
                         plan.heap(),
                         jvm,
                         "io.changegrid.relay.RelayMain",
-                        List.of("--config", config.toString()));
+                        relayArguments(config, plan));
         if (index == 0) {
             System.err.println("relay command: " + JavaProcess.describe(command));
         }
         Path log = work.resolve("relay-" + index + ".log");
         return new RelayProcess(
                 index, JavaProcess.start(command, log).process(), RelayFleet.url(port), log);
+    }
+
+    /** The relay's command line: its config file, then the plan's settings as overrides. */
+    private static List<String> relayArguments(Path config, RelayPlan plan) {
+        List<String> arguments = new ArrayList<>(List.of("--config", config.toString()));
+        for (String setting : plan.settings()) {
+            arguments.add("--set");
+            arguments.add(setting);
+        }
+        return arguments;
     }
 
     private static ObjectNode config(
