@@ -105,9 +105,25 @@ public class BinlogRowsBenchmark {
         map.setColumnTypes(
                 new byte[] {8, 3, 3, (byte) 246, 15, (byte) 254, 15, 18, 17, 15, 15, 15, 15, 15});
         map.setColumnMetadata(
-                new int[] {0, 0, 0, 2 << 8 | 12, 48, 0xFE << 8 | 20, 160, 6, 6, 1000, 1000, 1000,
-                    1000, 1000});
-        transcoder = RowTranscoder.of(new RowConverter(schema), map, LosslessRowDeserializers.cellReader());
+                new int[] {
+                    0,
+                    0,
+                    0,
+                    2 << 8 | 12,
+                    48,
+                    0xFE << 8 | 20,
+                    160,
+                    6,
+                    6,
+                    1000,
+                    1000,
+                    1000,
+                    1000,
+                    1000
+                });
+        transcoder =
+                RowTranscoder.of(
+                        new RowConverter(schema), map, LosslessRowDeserializers.cellReader());
         if (transcoder == null) {
             throw new IllegalStateException("the stage-1 table is not read in place");
         }
@@ -123,10 +139,8 @@ public class BinlogRowsBenchmark {
         all.set(0, schema.columnCount());
         byte[] insertBytes = insertImages.toByteArray();
         byte[] updateBytes = updateImages.toByteArray();
-        inserts =
-                new BinlogRows(Operation.INSERT, 42, null, all, insertBytes, insertBytes.length);
-        updates =
-                new BinlogRows(Operation.UPDATE, 42, all, all, updateBytes, updateBytes.length);
+        inserts = new BinlogRows(Operation.INSERT, 42, null, all, insertBytes, insertBytes.length);
+        updates = new BinlogRows(Operation.UPDATE, 42, all, all, updateBytes, updateBytes.length);
         passThrough =
                 new CaptureRouter(TableFilter.all(), CapturePlan.everything(), tracker.registry())
                         .route(schema);
@@ -202,13 +216,16 @@ public class BinlogRowsBenchmark {
         littleEndian(out, 1_000_000L + id, 8);
         littleEndian(out, 7_000 + id % 100, 4);
         littleEndian(out, 1 + (id + version) % 3, 4);
-        // DECIMAL(12,2) 40.25: 1 leading digit byte, one 9-digit group, 2 fraction digits; sign bit.
+        // DECIMAL(12,2) 40.25: 1 leading digit byte, one 9-digit group, 2 fraction digits; sign
+        // bit.
         out.writeBytes(new byte[] {(byte) 0x80, 0, 0, 0, 40, 25});
         text(out, version == 0 ? "new" : "shipped", 1);
         text(out, "ABCDE", 1);
         text(out, "JOMUNA" + id, 1);
         LocalDateTime created = LocalDateTime.of(2020, 5, 17, 13, 45, 12);
-        long ymd = ((created.getYear() * 13L + created.getMonthValue()) << 5) | created.getDayOfMonth();
+        long ymd =
+                ((created.getYear() * 13L + created.getMonthValue()) << 5)
+                        | created.getDayOfMonth();
         long hms = (created.getHour() << 12) | (created.getMinute() << 6) | created.getSecond();
         bigEndian(out, ((ymd << 17) | hms) + 0x80_0000_0000L, 5);
         bigEndian(out, 123_456, 3);

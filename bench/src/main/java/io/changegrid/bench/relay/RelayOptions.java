@@ -67,8 +67,7 @@ public final class RelayOptions {
                 "expected direct or mapped",
                 storage);
         for (String setting : settings) {
-            problems.check(
-                    setting.indexOf('=') > 0, "--relay-set", "expected KEY=VALUE", setting);
+            problems.check(setting.indexOf('=') > 0, "--relay-set", "expected KEY=VALUE", setting);
         }
         problems.check(
                 bufferBytes == null || bufferBytes >= SEGMENT,

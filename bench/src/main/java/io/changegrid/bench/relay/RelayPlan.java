@@ -16,7 +16,8 @@ import java.util.Map;
  * @param bufferBytes each relay's event buffer capacity
  * @param storage direct or mapped buffer segments
  * @param javaOptions more JVM options for every relay, e.g. a JFR recording
- * @param settings relay settings for every relay, {@code key=value}, as its {@code --set} takes them
+ * @param settings relay settings for every relay, {@code key=value}, as its {@code --set} takes
+ *     them
  */
 public record RelayPlan(
         int relays,

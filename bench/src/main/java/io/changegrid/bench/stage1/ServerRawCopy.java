@@ -46,7 +46,8 @@ final class ServerRawCopy {
     static Result run(BenchSource source, BinlogPosition from, Path log)
             throws IOException, InterruptedException {
         Path dir = Files.isDirectory(SHM) ? SHM : Files.createTempDirectory("changegrid-raw");
-        String prefix = "changegrid-raw-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + "-";
+        String prefix =
+                "changegrid-raw-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + "-";
         List<String> command = new ArrayList<>();
         command.add("mariadb-binlog");
         command.add("--read-from-remote-server");

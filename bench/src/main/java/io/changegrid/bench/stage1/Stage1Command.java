@@ -31,9 +31,8 @@ import picocli.CommandLine.Option;
  * The whitepaper's stage 1 (Table 1): the load is written with nothing replicating; then, over the
  * same binlog range, a bare {@code BinaryLogClient}, the server's own raw copy ({@link
  * ServerRawCopy}, the server's send limit, beside every reader as binlog MB/s) and, for each relay
- * count, that
- * many relay processes splitting the source, timed from the first publish to the last relay
- * reaching the end. With {@code --policies}, every relay count runs pass-through and with the
+ * count, that many relay processes splitting the source, timed from the first publish to the last
+ * relay reaching the end. With {@code --policies}, every relay count runs pass-through and with the
  * policies, and the ratio is reported.
  */
 @Command(
@@ -213,7 +212,10 @@ public final class Stage1Command implements Callable<Integer> {
                     line.path("serverBinlogMbPerSec").asDouble(),
                     line.path("ratioToServer").asDouble(),
                     line.has("ratio")
-                            ? String.format(Locale.ROOT, "   to bare reader %.3f", line.get("ratio").asDouble())
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "   to bare reader %.3f",
+                                    line.get("ratio").asDouble())
                             : "");
         }
     }

@@ -75,9 +75,9 @@ public final class TableRoute {
     }
 
     /**
-     * Whether a row change read in place ({@link SourceRow}) can take this route without its
-     * images as values: the predicate reads single values and the transform writes the columns it
-     * does not compute in place. A partitioner deciding per row needs the transformed images.
+     * Whether a row change read in place ({@link SourceRow}) can take this route without its images
+     * as values: the predicate reads single values and the transform writes the columns it does not
+     * compute in place. A partitioner deciding per row needs the transformed images.
      */
     public boolean readsInPlace() {
         return rowPartitioner == null;

@@ -5,10 +5,10 @@ import io.changegrid.events.frame.RowImages;
 import io.changegrid.policy.transform.RowTransformer;
 
 /**
- * The images of a source row change as a transform publishes them, without building them: an
- * output column that is a source column unmasked is written from the source row in place; masked
- * and added columns are computed once per row ({@link #wrap}) and written as values. The frame is
- * the one {@link RowTransformer#row} and the object encoder write, byte for byte.
+ * The images of a source row change as a transform publishes them, without building them: an output
+ * column that is a source column unmasked is written from the source row in place; masked and added
+ * columns are computed once per row ({@link #wrap}) and written as values. The frame is the one
+ * {@link RowTransformer#row} and the object encoder write, byte for byte.
  *
  * <p>Not thread-safe: a {@link TransactionWriter} reuses one, a row at a time.
  */

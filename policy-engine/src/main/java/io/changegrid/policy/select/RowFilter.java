@@ -20,7 +20,8 @@ import java.util.function.Consumer;
 public final class RowFilter {
 
     /** Selects every row. */
-    public static final RowFilter ALL = new RowFilter((op, before, after) -> Truth.TRUE, new int[0]);
+    public static final RowFilter ALL =
+            new RowFilter((op, before, after) -> Truth.TRUE, new int[0]);
 
     /** One compiled node of the predicate tree. */
     @FunctionalInterface

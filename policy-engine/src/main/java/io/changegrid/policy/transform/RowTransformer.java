@@ -177,7 +177,9 @@ public final class RowTransformer {
         return identity;
     }
 
-    /** The number of output columns that are source columns (the first ones); the rest are added. */
+    /**
+     * The number of output columns that are source columns (the first ones); the rest are added.
+     */
     public int keptColumns() {
         return sourceIndex.length;
     }

@@ -143,7 +143,8 @@ final class FetchPipeline implements BinaryLogClient.EventListener {
                     UPDATE_ROWS,
                     EXT_UPDATE_ROWS,
                     DELETE_ROWS,
-                    EXT_DELETE_ROWS -> true;
+                    EXT_DELETE_ROWS ->
+                    true;
             default -> false;
         };
     }

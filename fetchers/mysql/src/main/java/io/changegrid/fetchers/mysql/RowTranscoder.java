@@ -31,8 +31,8 @@ import java.util.Arrays;
  * know the size of, which then takes the object path.
  *
  * <p>Routes whose policies need values get them from the same bytes ({@link #value}, {@link
- * #values}), as {@link RowConverter} would give them from the library's cells: only the columns
- * the predicate reads and the transform computes, the others written in place.
+ * #values}), as {@link RowConverter} would give them from the library's cells: only the columns the
+ * predicate reads and the transform computes, the others written in place.
  *
  * <p>Not thread-safe: the fetcher's thread reads one image pair at a time into it.
  */
@@ -201,8 +201,8 @@ final class RowTranscoder implements SourceRow {
     }
 
     /**
-     * One value of the image last read as before ({@code after == false}) or after image, as
-     * {@link #values} gives it.
+     * One value of the image last read as before ({@code after == false}) or after image, as {@link
+     * #values} gives it.
      */
     @Override
     public Object value(boolean after, int column) {

@@ -92,8 +92,10 @@ class FetchPipelineIT {
         // reach the control loop: the encoder thread never waits for the client's thread.
         TableFilter capture = TableFilter.of(List.of("pipe.big"), List.of());
         BinlogFetcherConfig base =
-                RunningFetcher.config(MARIADB.server(), capture, new StartPosition.Current(), 64 << 10);
-        try (RunningFetcher running = RunningFetcher.startAsGiven(base.withPipeline(true), state, null)) {
+                RunningFetcher.config(
+                        MARIADB.server(), capture, new StartPosition.Current(), 64 << 10);
+        try (RunningFetcher running =
+                RunningFetcher.startAsGiven(base.withPipeline(true), state, null)) {
             awaitConnected(running);
             try (Connection connection = MARIADB.server().connect();
                     Statement statement = connection.createStatement()) {
