@@ -154,10 +154,13 @@ public final class Stage1Command implements Callable<Integer> {
                                 work.newPart("server-" + r).resolve("mariadb-binlog.log"));
                 System.err.printf(
                         Locale.ROOT,
-                        "server limit, mariadb-binlog --raw: %,d binlog bytes in %.2f s = %,.0f MB/s%n",
+                        "server limit, mariadb-binlog --raw: %,d binlog bytes in %.2f s"
+                                + " = %,.0f MB/s (the range: %s to %s)%n",
                         server.bytes(),
                         server.seconds(),
-                        server.bytesPerSec() / 1e6);
+                        server.bytesPerSec() / 1e6,
+                        range.from(),
+                        range.to());
                 ObjectNode bareLine = bareLine(bare, range, shape, source);
                 putServerLimit(bareLine, server, bare.seconds());
                 record(lines, bareLine, results);
