@@ -38,6 +38,15 @@ public final class WorkloadOptions {
     String mix = "70,20,10";
 
     @Option(
+            names = "--workload",
+            description =
+                    "default: the --mix as given; update-heavy: as many updates as inserts and no"
+                            + " deletes (the mix 50,50,0: on average every row inserted is updated"
+                            + " once, full before and after images), overriding --mix."
+                            + " Default: ${DEFAULT-VALUE}.")
+    String workload = "default";
+
+    @Option(
             names = "--transaction-size",
             description = "Row changes per source transaction. Default: ${DEFAULT-VALUE}.")
     int transactionSize = 100;
@@ -59,9 +68,14 @@ public final class WorkloadOptions {
                 "--transaction-size",
                 "must be 1..100000",
                 transactionSize);
+        problems.check(
+                workload.equals("default") || workload.equals("update-heavy"),
+                "--workload",
+                "must be default or update-heavy",
+                workload);
         OperationMix parsed = OperationMix.DEFAULT;
         try {
-            parsed = OperationMix.parse(mix);
+            parsed = OperationMix.parse(workload.equals("update-heavy") ? "50,50,0" : mix);
         } catch (IllegalArgumentException e) {
             problems.add("--mix", e.getMessage());
         }

@@ -54,6 +54,14 @@ public final class RelayOptions {
                             + " (docs/security.md).")
     boolean tls;
 
+    @Option(
+            names = "--relay-set",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "A relay setting for every relay, as the relay's --set takes it; repeatable,"
+                            + " e.g. --relay-set source.fetchPipeline=false")
+    List<String> settings = new ArrayList<>();
+
     /** Adds every problem of these options to {@code problems}. */
     public void check(OptionProblems problems) {
         problems.check(
@@ -66,6 +74,9 @@ public final class RelayOptions {
                 "--buffer-storage",
                 "expected direct or mapped",
                 storage);
+        for (String setting : settings) {
+            problems.check(setting.indexOf('=') > 0, "--relay-set", "expected KEY=VALUE", setting);
+        }
         problems.check(
                 bufferBytes == null || bufferBytes >= SEGMENT,
                 "--buffer-size",
@@ -99,7 +110,7 @@ public final class RelayOptions {
         double share = relays == 1 ? 1 : split == Partitioning.TABLE ? tableShare : 1.0 / relays;
         long bytes = bufferBytes != null ? bufferBytes : autoBuffer(shape, share);
         return new RelayPlan(
-                relays, split, policies, heap, roundUp(bytes), storage, javaOptions, tls());
+                relays, split, policies, heap, roundUp(bytes), storage, javaOptions, tls(), settings);
     }
 
     /**
@@ -121,7 +132,7 @@ public final class RelayOptions {
                 INGEST_BUFFER_MAX,
                 storage,
                 javaOptions,
-                plan.tls());
+                relays, split, policies, heap, roundUp(bytes), storage, javaOptions, tls(), settings);
     }
 
     /** Room for a relay's share of the load's frames with a quarter to spare. */

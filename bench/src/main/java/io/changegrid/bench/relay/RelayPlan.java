@@ -17,6 +17,8 @@ import java.util.Map;
  * @param storage direct or mapped buffer segments
  * @param javaOptions more JVM options for every relay, e.g. a JFR recording
  * @param tls HTTPS and tokens ({@code --tls}), or {@link BenchTls#NONE}
+ * @param settings relay settings for every relay, {@code key=value}, as its {@code --set} takes
+ *     them
  */
 public record RelayPlan(
         int relays,
@@ -26,24 +28,47 @@ public record RelayPlan(
         long bufferBytes,
         String storage,
         List<String> javaOptions,
-        BenchTls tls) {
+        BenchTls tls,
+        List<String> settings) {
 
     public RelayPlan {
         tls = tls == null ? BenchTls.NONE : tls;
         policies = List.copyOf(policies);
         javaOptions = List.copyOf(javaOptions);
+        settings = List.copyOf(settings);
+    }
+
+    /** A plan with no extra relay settings. */
+    public RelayPlan(
+            int relays,
+            Partitioning partitioning,
+            List<?> policies,
+            String heap,
+            long bufferBytes,
+            String storage,
+            List<String> javaOptions) {
+        this(
+                relays,
+                partitioning,
+                policies,
+                heap,
+                bufferBytes,
+                storage,
+                javaOptions,
+                BenchTls.NONE,
+                List.of());
     }
 
     /** The same plan with another number of relays. */
     public RelayPlan withRelays(int count) {
         return new RelayPlan(
-                count, partitioning, policies, heap, bufferBytes, storage, javaOptions, tls);
+                count, partitioning, policies, heap, bufferBytes, storage, javaOptions, tls, settings);
     }
 
     /** The same plan with other policies. */
     public RelayPlan withPolicies(List<?> list) {
         return new RelayPlan(
-                relays, partitioning, list, heap, bufferBytes, storage, javaOptions, tls);
+                relays, partitioning, list, heap, bufferBytes, storage, javaOptions, tls, settings);
     }
 
     /**

@@ -63,7 +63,7 @@ public final class RelayProcess implements AutoCloseable {
                         plan.heap(),
                         jvm,
                         "io.changegrid.relay.RelayMain",
-                        List.of("--config", config.toString()));
+                        relayArguments(config, plan));
         if (index == 0) {
             System.err.println("relay command: " + JavaProcess.describe(command));
         }
@@ -74,6 +74,16 @@ public final class RelayProcess implements AutoCloseable {
                 plan.tls().url(port),
                 log,
                 plan.tls());
+    }
+
+    /** The relay's command line: its config file, then the plan's settings as overrides. */
+    private static List<String> relayArguments(Path config, RelayPlan plan) {
+        List<String> arguments = new ArrayList<>(List.of("--config", config.toString()));
+        for (String setting : plan.settings()) {
+            arguments.add("--set");
+            arguments.add(setting);
+        }
+        return arguments;
     }
 
     private static ObjectNode config(

@@ -29,9 +29,10 @@ import picocli.CommandLine.Option;
 
 /**
  * The whitepaper's stage 1 (Table 1): the load is written with nothing replicating; then, over the
- * same binlog range, a bare {@code BinaryLogClient} (the ceiling) and, for each relay count, that
- * many relay processes splitting the source, timed from the first publish to the last relay
- * reaching the end. With {@code --policies}, every relay count runs pass-through and with the
+ * same binlog range, a bare {@code BinaryLogClient}, the server's own raw copy ({@link
+ * ServerRawCopy}, the server's send limit, beside every reader as binlog MB/s) and, for each relay
+ * count, that many relay processes splitting the source, timed from the first publish to the last
+ * relay reaching the end. With {@code --policies}, every relay count runs pass-through and with the
  * policies, and the ratio is reported.
  */
 @Command(
@@ -146,17 +147,32 @@ public final class Stage1Command implements Callable<Integer> {
                         bare.rows(),
                         bare.seconds(),
                         bare.rows() / bare.seconds());
-                record(lines, bareLine(bare, range, shape, source), results);
+                ServerRawCopy.Result server =
+                        ServerRawCopy.run(
+                                source,
+                                range.from(),
+                                work.newPart("server-" + r).resolve("mariadb-binlog.log"));
+                System.err.printf(
+                        Locale.ROOT,
+                        "server limit, mariadb-binlog --raw: %,d binlog bytes in %.2f s"
+                                + " = %,.0f MB/s (the range: %s to %s)%n",
+                        server.bytes(),
+                        server.seconds(),
+                        server.bytesPerSec() / 1e6,
+                        range.from(),
+                        range.to());
+                ObjectNode bareLine = bareLine(bare, range, shape, source);
+                putServerLimit(bareLine, server, bare.seconds());
+                record(lines, bareLine, results);
                 for (int count : relays) {
-                    record(
-                            lines,
-                            run(source, range, shape, count, List.of(), bare, work, r),
-                            results);
+                    ObjectNode pass = run(source, range, shape, count, List.of(), bare, work, r);
+                    putServerLimit(pass, server, pass.get("seconds").asDouble());
+                    record(lines, pass, results);
                     if (!policyList.isEmpty()) {
-                        record(
-                                lines,
-                                run(source, range, shape, count, policyList, bare, work, r),
-                                results);
+                        ObjectNode chain =
+                                run(source, range, shape, count, policyList, bare, work, r);
+                        putServerLimit(chain, server, chain.get("seconds").asDouble());
+                        record(lines, chain, results);
                     }
                 }
             }
@@ -170,7 +186,41 @@ public final class Stage1Command implements Callable<Integer> {
                         lines,
                         line -> line.get("policies").asText().equals("none"));
         printRatios(lines);
+        printServerLimit(lines);
         return status;
+    }
+
+    /**
+     * The server's limit beside a reader's line: the raw copy's binlog bytes per second, this
+     * reader's over the same range, and their ratio.
+     */
+    private static void putServerLimit(
+            ObjectNode line, ServerRawCopy.Result server, double readerSeconds) {
+        line.put("serverBinlogMbPerSec", ResultFile.round(server.bytesPerSec() / 1e6, 1));
+        line.put("binlogMbPerSec", ResultFile.round(server.bytes() / 1e6 / readerSeconds, 1));
+        line.put("ratioToServer", ResultFile.round(server.seconds() / readerSeconds, 3));
+    }
+
+    /** Relay / bare reader / server limit, per line, in binlog bytes of the same range. */
+    private static void printServerLimit(List<ObjectNode> lines) {
+        System.out.println();
+        System.out.println(
+                "Binlog MB/s of the same range: each reader, the server's raw copy, their ratio");
+        for (ObjectNode line : lines) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-34s %9.1f MB/s   server %9.1f MB/s   ratio to server %.3f%s%n",
+                    line.get("configuration").asText(),
+                    line.path("binlogMbPerSec").asDouble(),
+                    line.path("serverBinlogMbPerSec").asDouble(),
+                    line.path("ratioToServer").asDouble(),
+                    line.has("ratio")
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "   to bare reader %.3f",
+                                    line.get("ratio").asDouble())
+                            : "");
+        }
     }
 
     private ObjectNode run(

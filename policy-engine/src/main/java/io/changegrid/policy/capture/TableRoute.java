@@ -75,6 +75,48 @@ public final class TableRoute {
     }
 
     /**
+     * Whether a row change read in place ({@link SourceRow}) can take this route without its images
+     * as values: the predicate reads single values and the transform writes the columns it does not
+     * compute in place. A partitioner deciding per row needs the transformed images.
+     */
+    public boolean readsInPlace() {
+        return rowPartitioner == null;
+    }
+
+    /**
+     * Whether the policy's predicate selects a row change read in place, reading only the columns
+     * the predicate names into {@code before} and {@code after} (at least the source's column count
+     * long; their other entries are left as they were).
+     */
+    public boolean selects(Operation op, SourceRow row, Object[] before, Object[] after) {
+        if (filter == RowFilter.ALL) {
+            return true;
+        }
+        boolean hasBefore = op != Operation.INSERT;
+        boolean hasAfter = op != Operation.DELETE;
+        for (int i = 0, n = filter.columnsRead(); i < n; i++) {
+            int column = filter.column(i);
+            if (hasBefore) {
+                before[column] = row.value(false, column);
+            }
+            if (hasAfter) {
+                after[column] = row.value(true, column);
+            }
+        }
+        return filter.test(op, hasBefore ? before : null, hasAfter ? after : null);
+    }
+
+    /** The transform, or null when the route publishes the source's images unchanged. */
+    RowTransformer transformer() {
+        return transformer;
+    }
+
+    /** The source schema version the route reads. */
+    public TableSchema source() {
+        return source;
+    }
+
+    /**
      * The image as published: masked, renamed, dropped, added to; the same array when the route
      * does not transform.
      *

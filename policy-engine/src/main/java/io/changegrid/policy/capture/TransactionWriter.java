@@ -29,6 +29,9 @@ public final class TransactionWriter {
     private boolean began;
     private int events;
     private int parts;
+    private final TransformedRow transformed = new TransformedRow();
+    private Object[] predicateBefore = new Object[16];
+    private Object[] predicateAfter = new Object[16];
 
     /** A writer for the frames of source {@code sourceId}. */
     public TransactionWriter(int sourceId, int initialCapacity) {
@@ -91,6 +94,52 @@ public final class TransactionWriter {
         ensureBegun();
         encoder.appendRowChange(op, route.output(), images);
         events++;
+    }
+
+    /**
+     * Routes one row change read in place into the open transaction, for a route that {@linkplain
+     * TableRoute#readsInPlace() reads in place}: the predicate gets the values of the columns it
+     * reads, the transform computes its masked and added columns, and every other column is written
+     * straight from the source row. The frame is the one {@link #appendRow(TableRoute, Operation,
+     * Object[], Object[])} writes from the images as values.
+     *
+     * @return whether it was published (false: the policy's predicate left it out)
+     * @throws IllegalStateException if the route does not read in place
+     */
+    public boolean appendRow(TableRoute route, Operation op, SourceRow row) {
+        if (route.passesEverything()) {
+            appendRow(route, op, (RowImages) row);
+            return true;
+        }
+        if (!route.readsInPlace()) {
+            throw new IllegalStateException(
+                    "rows read in place need a route without a row partitioner: table="
+                            + route.output().qualifiedName());
+        }
+        int columns = route.source().columnCount();
+        if (predicateBefore.length < columns) {
+            predicateBefore = new Object[columns];
+            predicateAfter = new Object[columns];
+        }
+        if (!route.selects(op, row, predicateBefore, predicateAfter)) {
+            return false;
+        }
+        RowImages images = row;
+        if (route.transformer() != null) {
+            images =
+                    transformed.wrap(
+                            route.transformer(),
+                            row,
+                            op != Operation.INSERT,
+                            op != Operation.DELETE,
+                            sourceId,
+                            scn,
+                            commitTimeMicros);
+        }
+        ensureBegun();
+        encoder.appendRowChange(op, route.output(), images);
+        events++;
+        return true;
     }
 
     /**

@@ -20,7 +20,8 @@ import java.util.function.Consumer;
 public final class RowFilter {
 
     /** Selects every row. */
-    public static final RowFilter ALL = new RowFilter((op, before, after) -> Truth.TRUE);
+    public static final RowFilter ALL =
+            new RowFilter((op, before, after) -> Truth.TRUE, new int[0]);
 
     /** One compiled node of the predicate tree. */
     @FunctionalInterface
@@ -29,9 +30,11 @@ public final class RowFilter {
     }
 
     private final Node root;
+    private final int[] columns;
 
-    private RowFilter(Node root) {
+    private RowFilter(Node root, int[] columns) {
         this.root = root;
+        this.columns = columns;
     }
 
     /**
@@ -42,7 +45,23 @@ public final class RowFilter {
      */
     public static RowFilter compile(
             Predicate predicate, TableSchema schema, Consumer<String> problems) {
-        return new RowFilter(new Compiler(schema, problems).node(predicate));
+        Compiler compiler = new Compiler(schema, problems);
+        Node root = compiler.node(predicate);
+        return new RowFilter(root, compiler.columns.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /**
+     * How many columns the predicate reads: a row's images need only the values of {@link
+     * #column(int)} {@code 0..columnsRead()-1} for {@link #test}; their other entries may be
+     * anything.
+     */
+    public int columnsRead() {
+        return columns.length;
+    }
+
+    /** The index of the {@code i}-th column the predicate reads, ascending. */
+    public int column(int i) {
+        return columns[i];
     }
 
     /** Whether the row change is selected: the predicate is TRUE for its images. */
@@ -67,6 +86,7 @@ public final class RowFilter {
     private static final class Compiler {
         private final TableSchema schema;
         private final Consumer<String> problems;
+        private final java.util.SortedSet<Integer> columns = new java.util.TreeSet<>();
 
         Compiler(TableSchema schema, Consumer<String> problems) {
             this.schema = schema;
@@ -197,6 +217,7 @@ public final class RowFilter {
                                 + ref.column());
                 return (op, b, a) -> null;
             }
+            columns.add(index);
             Image image = ref.image();
             Reader raw =
                     (op, b, a) -> {

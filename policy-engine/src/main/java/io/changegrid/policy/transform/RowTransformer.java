@@ -177,6 +177,52 @@ public final class RowTransformer {
         return identity;
     }
 
+    /**
+     * The number of output columns that are source columns (the first ones); the rest are added.
+     */
+    public int keptColumns() {
+        return sourceIndex.length;
+    }
+
+    /** The source column of kept output column {@code output}. */
+    public int sourceColumn(int output) {
+        return sourceIndex[output];
+    }
+
+    /** Whether kept output column {@code output} is masked, so its value is computed. */
+    public boolean masks(int output) {
+        return masking[output] != null;
+    }
+
+    /**
+     * The value of output column {@code output} from its source value: masked if the column is,
+     * else the value itself; as {@link #row} writes it.
+     */
+    public Object kept(int output, Object value) {
+        if (value == null || masking[output] == null) {
+            return value;
+        }
+        return sourceText[output] && value instanceof byte[] utf8
+                ? masking[output].maskUtf8(utf8)
+                : masking[output].mask(value);
+    }
+
+    /**
+     * The value of added output column {@code output} ({@code >= keptColumns()}) for one image, as
+     * {@link #row} writes it.
+     */
+    public Object added(
+            int output, boolean beforeImage, int sourceId, long scn, long commitTimeMicros) {
+        int i = output - sourceIndex.length;
+        Object constant = addedPerTable[i];
+        if (constant != null) {
+            return constant;
+        }
+        return beforeImage && added[i].describesTheChange()
+                ? null
+                : added[i].value(source, sourceId, scn, commitTimeMicros);
+    }
+
     /** The event with the output schema and transformed images; other fields unchanged. */
     public ChangeEvent apply(ChangeEvent event) {
         return new ChangeEvent(
@@ -215,23 +261,10 @@ public final class RowTransformer {
         }
         Object[] out = new Object[sourceIndex.length + added.length];
         for (int i = 0; i < sourceIndex.length; i++) {
-            Object value = values[sourceIndex[i]];
-            if (value == null || masking[i] == null) {
-                out[i] = value;
-            } else if (sourceText[i] && value instanceof byte[] utf8) {
-                out[i] = masking[i].maskUtf8(utf8); // the source's undecoded text
-            } else {
-                out[i] = masking[i].mask(value);
-            }
+            out[i] = kept(i, values[sourceIndex[i]]);
         }
-        for (int i = 0; i < added.length; i++) {
-            Object constant = addedPerTable[i];
-            out[sourceIndex.length + i] =
-                    constant != null
-                            ? constant
-                            : beforeImage && added[i].describesTheChange()
-                                    ? null
-                                    : added[i].value(source, sourceId, scn, commitTimeMicros);
+        for (int i = sourceIndex.length; i < out.length; i++) {
+            out[i] = added(i, beforeImage, sourceId, scn, commitTimeMicros);
         }
         return out;
     }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
 
 /**
@@ -50,25 +51,31 @@ final class BinlogClientFactory {
         return silent.compareTo(MIN_READ_TIMEOUT) < 0 ? MIN_READ_TIMEOUT : silent;
     }
 
-    /**
-     * @param skippedTables binlog table ids whose rows are not deserialized (see {@link
-     *     LosslessRowDeserializers#install})
-     */
+    /** A client at a file and offset whose row images are copied into one reused buffer. */
     static BinaryLogClient create(
             BinlogFetcherConfig config, BinlogPosition position, LongPredicate skippedTables) {
-        return create(config, new ResumePosition(position, ""), false, skippedTables);
+        return create(
+                config,
+                new ResumePosition(position, ""),
+                false,
+                tableMaps -> skippedTables,
+                RowBuffers.single());
     }
 
     /**
      * @param byGtid whether to ask for the transactions after {@code resume}'s GTID (MariaDB's
      *     {@code @slave_connect_state}), on whichever server answers, instead of at its file and
      *     offset
+     * @param skippedTables binlog table ids whose rows are not deserialized (see {@link
+     *     LosslessRowDeserializers#install}), given the client's table-map cache
+     * @param buffers where rows events' row images are copied
      */
     static BinaryLogClient create(
             BinlogFetcherConfig config,
             ResumePosition resume,
             boolean byGtid,
-            LongPredicate skippedTables) {
+            Function<Map<Long, TableMapEventData>, LongPredicate> skippedTables,
+            RowBuffers buffers) {
         BinlogPosition position = resume.position();
         BinaryLogClient client =
                 new BinaryLogClient(config.host(), config.port(), config.user(), config.password());
@@ -90,7 +97,7 @@ final class BinlogClientFactory {
             client.setBinlogFilename(position.file());
             client.setBinlogPosition(position.offset());
         }
-        client.setEventDeserializer(deserializer(skippedTables));
+        client.setEventDeserializer(deserializer(skippedTables, buffers));
         BinlogTls.configure(client, config.tls());
         return client;
     }
@@ -100,16 +107,10 @@ final class BinlogClientFactory {
      * cache private, so it is built here and handed to both.
      */
     @SuppressWarnings("rawtypes") // the library's constructor takes a map of raw deserializers
-    static EventDeserializer deserializer(LongPredicate skippedTables) {
-        Map<Long, TableMapEventData> tableMaps =
-                new LinkedHashMap<>(1024, 0.75f, true) {
-                    private static final long serialVersionUID = 1L;
-
-                    @Override
-                    protected boolean removeEldestEntry(Map.Entry<Long, TableMapEventData> eldest) {
-                        return size() > TABLE_MAP_CACHE;
-                    }
-                };
+    static EventDeserializer deserializer(
+            Function<Map<Long, TableMapEventData>, LongPredicate> skippedTables,
+            RowBuffers buffers) {
+        Map<Long, TableMapEventData> tableMaps = tableMapCache();
         EventDeserializer defaults = new EventDeserializer();
         Map<EventType, EventDataDeserializer> byType = new EnumMap<>(EventType.class);
         for (EventType type : EventType.values()) {
@@ -121,9 +122,22 @@ final class BinlogClientFactory {
                         new NullEventDataDeserializer(),
                         byType,
                         tableMaps);
-        LosslessRowDeserializers.install(deserializer, tableMaps, skippedTables);
+        LosslessRowDeserializers.install(
+                deserializer, tableMaps, skippedTables.apply(tableMaps), buffers);
         deserializer.setCompatibilityMode(
                 EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
         return deserializer;
+    }
+
+    /** A table-map cache by binlog table id, as large as the library's, least recent dropped. */
+    static Map<Long, TableMapEventData> tableMapCache() {
+        return new LinkedHashMap<>(1024, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, TableMapEventData> eldest) {
+                return size() > TABLE_MAP_CACHE;
+            }
+        };
     }
 }

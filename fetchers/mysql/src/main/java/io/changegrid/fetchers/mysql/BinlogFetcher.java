@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * understand on a captured table.
  *
  * <p>Threading: {@link #run} blocks the calling thread (the relay's fetcher thread); the binlog is
- * read and transactions are assembled and handed to the sink on that thread. {@link #stop} may be
- * called from any thread.
+ * read on that thread, and transactions are assembled and handed to the sink either on it too or,
+ * with {@link BinlogFetcherConfig#pipeline()}, on a second thread per connection that it hands the
+ * events to in order ({@link FetchPipeline}). {@link #stop} may be called from any thread.
  */
 public final class BinlogFetcher implements Fetcher {
 
@@ -49,6 +50,9 @@ public final class BinlogFetcher implements Fetcher {
     private volatile boolean stopped;
     private volatile BinaryLogClient client;
     private volatile Throwable connectionFailure;
+
+    /** The current connection's pipeline, or null without one. */
+    private volatile FetchPipeline pipeline;
 
     /**
      * The first end of the binlog seen since opening, as an SCN, or -1; see {@link #reachedEnd}.
@@ -83,7 +87,7 @@ public final class BinlogFetcher implements Fetcher {
                         config.heartbeatInterval().toNanos(),
                         timeline,
                         start,
-                        this::disconnectCurrent);
+                        this::onAssemblerFailure);
     }
 
     /**
@@ -198,7 +202,12 @@ public final class BinlogFetcher implements Fetcher {
                 backoff = waitToReconnect(backoff);
                 continue;
             }
-            connection.registerEventListener(assembler);
+            FetchPipeline pipeline =
+                    config.pipeline()
+                            ? FetchPipeline.start(assembler, this::disconnectCurrent)
+                            : null;
+            this.pipeline = pipeline;
+            connection.registerEventListener(pipeline == null ? assembler : pipeline);
             connection.registerLifecycleListener(
                     new BinaryLogClient.AbstractLifecycleListener() {
                         @Override
@@ -230,6 +239,16 @@ public final class BinlogFetcher implements Fetcher {
                 connection.connect();
             } catch (IOException e) {
                 connectionFailure = e;
+            } finally {
+                if (pipeline != null) {
+                    // Every event read is handled before the position and failures are read.
+                    pipeline.finish();
+                }
+            }
+            if (pipeline != null && pipeline.failure() != null) {
+                // What stopped the pipeline ended the connection: it is the cause, not the
+                // closed socket the client saw after it.
+                connectionFailure = pipeline.failure();
             }
             throwIfFatal(position);
             if (stopped) {
@@ -260,7 +279,15 @@ public final class BinlogFetcher implements Fetcher {
                 config.resume() == ResumeMode.GTID
                         && !(at.gtid().isEmpty() && found.equals(at.server()));
         assembler.connecting(found, byGtid);
-        return BinlogClientFactory.create(config, at, byGtid, assembler::skipsRowsOf);
+        return config.pipeline()
+                ? BinlogClientFactory.create(
+                        config,
+                        at,
+                        byGtid,
+                        tableMaps -> new UnreadTables(tableMaps, config.capture(), config.plan()),
+                        new RowBuffers(FetchPipeline.ROW_BUFFERS))
+                : BinlogClientFactory.create(
+                        config, at, byGtid, tableMaps -> assembler::skipsRowsOf, RowBuffers.single());
     }
 
     /** Logs the lost connection, waits {@code backoff}, and returns the next backoff. */
@@ -281,6 +308,20 @@ public final class BinlogFetcher implements Fetcher {
     public void stop() {
         stopped = true;
         disconnectCurrent();
+    }
+
+    /**
+     * Ends the connection after the assembler failed: at once on the client's thread, or through
+     * the pipeline when the assembler runs on its encoder thread ({@link
+     * FetchPipeline#requestDisconnect}).
+     */
+    private void onAssemblerFailure() {
+        FetchPipeline current = pipeline;
+        if (current != null) {
+            current.requestDisconnect();
+        } else {
+            disconnectCurrent();
+        }
     }
 
     private void disconnectCurrent() {

@@ -35,6 +35,8 @@ import java.util.Set;
  *     the operator chose to skip, their tables' schemas read from the source instead
  * @param tls TLS to the source, for the binlog connection and the JDBC ones alike
  * @param resume how the fetcher resumes, and so the timeline of its SCNs ({@link ResumeMode})
+ * @param pipeline whether the binlog is read on one thread and transactions assembled and encoded
+ *     on another ({@link FetchPipeline}); else all on one
  */
 public record BinlogFetcherConfig(
         String host,
@@ -52,9 +54,10 @@ public record BinlogFetcherConfig(
         int maxTransactionBytes,
         Set<String> ddlSkip,
         DatabaseTls tls,
-        ResumeMode resume) {
+        ResumeMode resume,
+        boolean pipeline) {
 
-    /** A configuration that resumes by position ({@link ResumeMode#POSITION}). */
+    /** A configuration that resumes by position ({@link ResumeMode#POSITION}), the fetch pipeline on. */
     public BinlogFetcherConfig(
             String host,
             int port,
@@ -87,7 +90,8 @@ public record BinlogFetcherConfig(
                 maxTransactionBytes,
                 ddlSkip,
                 tls,
-                ResumeMode.POSITION);
+                ResumeMode.POSITION,
+                true);
     }
 
     /** A configuration with TLS as the server prefers ({@link DatabaseTls#PREFERRED}). */
@@ -222,6 +226,28 @@ public record BinlogFetcherConfig(
         }
     }
 
+    /** This configuration with the fetch pipeline on or off. */
+    public BinlogFetcherConfig withPipeline(boolean on) {
+        return new BinlogFetcherConfig(
+                host,
+                port,
+                user,
+                password,
+                serverId,
+                sourceId,
+                capture,
+                plan,
+                start,
+                heartbeatInterval,
+                connectTimeout,
+                reconnectBackoffMax,
+                maxTransactionBytes,
+                ddlSkip,
+                tls,
+                resume,
+                on);
+    }
+
     /** The JDBC URL of the source, for checks and schema snapshots. */
     public String jdbcUrl() {
         return "jdbc:mariadb://" + host + ":" + port + "/";
@@ -268,6 +294,8 @@ public record BinlogFetcherConfig(
                 + tls
                 + ", resume="
                 + resume
+                + ", pipeline="
+                + pipeline
                 + "]";
     }
 }

@@ -1,21 +1,19 @@
 package io.changegrid.fetchers.mysql;
 
 import com.github.shyiko.mysql.binlog.event.EventData;
-import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import io.changegrid.events.Operation;
-import java.io.IOException;
-import java.io.Serializable;
 import java.util.BitSet;
 
 /**
  * One rows event as the binlog carries it: the table id, which columns its images include, and the
  * row images' bytes, not yet decoded. The fetcher reads captured tables' rows from these bytes in
- * place ({@link RowTranscoder}), or decodes them cell by cell with the library ({@link #readCells})
+ * place ({@link RowTranscoder}), or decodes them cell by cell with the library ({@link CellReader})
  * where it needs values.
  *
- * <p>The bytes belong to the deserializer that read the event and are reused for the next rows
- * event: they are valid while the binlog client's listeners handle this event, which happens on the
- * client's thread before it reads the next one. Nothing may keep them past that.
+ * <p>The bytes belong to the deserializer's {@link RowBuffers} and are reused for a later rows
+ * event: they are valid while this event is handled, on the binlog client's thread before it reads
+ * the next event, or on the {@link FetchPipeline}'s encoder thread before the ring comes round.
+ * Nothing may keep them past that.
  */
 final class BinlogRows implements EventData {
 
@@ -27,7 +25,6 @@ final class BinlogRows implements EventData {
     private final BitSet afterColumns;
     private final transient byte[] bytes;
     private final int length;
-    private final transient LosslessRowDeserializers.RowsDeserializer cells;
 
     BinlogRows(
             Operation operation,
@@ -35,15 +32,13 @@ final class BinlogRows implements EventData {
             BitSet beforeColumns,
             BitSet afterColumns,
             byte[] bytes,
-            int length,
-            LosslessRowDeserializers.RowsDeserializer cells) {
+            int length) {
         this.operation = operation;
         this.tableId = tableId;
         this.beforeColumns = beforeColumns;
         this.afterColumns = afterColumns;
         this.bytes = bytes;
         this.length = length;
-        this.cells = cells;
     }
 
     /** INSERT, UPDATE or DELETE. */
@@ -72,32 +67,6 @@ final class BinlogRows implements EventData {
 
     int length() {
         return length;
-    }
-
-    /** A stream over the row images for {@link #readCells}. */
-    ByteArrayInputStream stream() {
-        return new ByteArrayInputStream(new java.io.ByteArrayInputStream(bytes, 0, length));
-    }
-
-    /** Decodes the next row image of {@code in} into the library's cells. */
-    Serializable[] readCells(ByteArrayInputStream in, BitSet included) throws IOException {
-        return cells.row(tableId, included, in);
-    }
-
-    /** Decodes one cell at {@code offset} of the row images, for columns not read in place. */
-    Serializable readCell(
-            com.github.shyiko.mysql.binlog.event.deserialization.ColumnType type,
-            int meta,
-            int length,
-            int offset,
-            int end)
-            throws IOException {
-        return cells.cell(
-                type,
-                meta,
-                length,
-                new ByteArrayInputStream(
-                        new java.io.ByteArrayInputStream(bytes, offset, end - offset)));
     }
 
     @Override

@@ -35,29 +35,49 @@ final class LosslessRowDeserializers {
      * Registers the row deserializers for every rows event type.
      *
      * @param skipped whether the rows of a binlog table id are left unread: its events then carry
-     *     the table id and no rows. Asked on the binlog client's thread, after the listeners saw
-     *     every event before this one.
+     *     the table id and no rows. Asked on the binlog client's thread, after the listeners were
+     *     handed every event before this one.
+     * @param buffers where the row images are copied, shared by the row deserializers
      */
     static void install(
             EventDeserializer deserializer,
             Map<Long, TableMapEventData> tableMaps,
-            LongPredicate skipped) {
+            LongPredicate skipped,
+            RowBuffers buffers) {
         for (boolean extended : new boolean[] {false, true}) {
             deserializer.setEventDataDeserializer(
                     extended ? EventType.EXT_WRITE_ROWS : EventType.WRITE_ROWS,
-                    new RowsDeserializer(Operation.INSERT, tableMaps, skipped, extended));
+                    new RowsDeserializer(Operation.INSERT, tableMaps, skipped, extended, buffers));
             deserializer.setEventDataDeserializer(
                     extended ? EventType.EXT_UPDATE_ROWS : EventType.UPDATE_ROWS,
-                    new RowsDeserializer(Operation.UPDATE, tableMaps, skipped, extended));
+                    new RowsDeserializer(Operation.UPDATE, tableMaps, skipped, extended, buffers));
             deserializer.setEventDataDeserializer(
                     extended ? EventType.EXT_DELETE_ROWS : EventType.DELETE_ROWS,
-                    new RowsDeserializer(Operation.DELETE, tableMaps, skipped, extended));
+                    new RowsDeserializer(Operation.DELETE, tableMaps, skipped, extended, buffers));
         }
     }
 
     /**
+     * A reader of the library's cells for the thread that handles rows events, with its own
+     * table-map cache ({@link CellReader#tableMap}), as the row deserializers read them.
+     */
+    static CellReader cellReader() {
+        Map<Long, TableMapEventData> tableMaps = BinlogClientFactory.tableMapCache();
+        RowsDeserializer cells =
+                new RowsDeserializer(
+                        Operation.INSERT, tableMaps, id -> false, false, RowBuffers.single());
+        // The library's settings of a cell reader are its own; its event deserializer applies
+        // them to the deserializers it holds, the same ones the binlog client's deserializer has.
+        EventDeserializer settings = new EventDeserializer();
+        settings.setEventDataDeserializer(EventType.WRITE_ROWS, cells);
+        settings.setCompatibilityMode(
+                EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);
+        return new CellReader(cells, tableMaps);
+    }
+
+    /**
      * Reads one kind of rows event. Not thread-safe: the binlog client's thread owns it, and the
-     * bytes of the {@link BinlogRows} it returns are reused for its next event.
+     * bytes of the {@link BinlogRows} it returns are reused as {@link RowBuffers} says.
      */
     static final class RowsDeserializer extends AbstractRowsEventDataDeserializer<BinlogRows> {
         private static final byte[] NO_BYTES = new byte[0];
@@ -65,24 +85,26 @@ final class LosslessRowDeserializers {
         private final Operation operation;
         private final LongPredicate skipped;
         private final boolean extended;
-        private byte[] buffer = new byte[16 * 1024];
+        private final RowBuffers buffers;
 
         RowsDeserializer(
                 Operation operation,
                 Map<Long, TableMapEventData> tableMaps,
                 LongPredicate skipped,
-                boolean extended) {
+                boolean extended,
+                RowBuffers buffers) {
             super(tableMaps);
             this.operation = operation;
             this.skipped = skipped;
             this.extended = extended;
+            this.buffers = buffers;
         }
 
         @Override
         public BinlogRows deserialize(ByteArrayInputStream in) throws IOException {
             long tableId = in.readLong(6);
             if (skipped.test(tableId)) {
-                return new BinlogRows(operation, tableId, null, null, NO_BYTES, 0, this);
+                return new BinlogRows(operation, tableId, null, null, NO_BYTES, 0);
             }
             in.skip(2); // flags
             if (extended) {
@@ -96,11 +118,9 @@ final class LosslessRowDeserializers {
                 after = in.readBitSet(columns, true);
             }
             int length = in.available();
-            if (length > buffer.length) {
-                buffer = new byte[Math.max(length, buffer.length * 2)];
-            }
+            byte[] buffer = buffers.take(length);
             in.fill(buffer, 0, length);
-            return new BinlogRows(operation, tableId, before, after, buffer, length, this);
+            return new BinlogRows(operation, tableId, before, after, buffer, length);
         }
 
         /** The next row image of {@code in} as the library's cells, temporal ones lossless. */

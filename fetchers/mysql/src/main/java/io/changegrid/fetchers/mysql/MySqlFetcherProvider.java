@@ -76,7 +76,8 @@ public final class MySqlFetcherProvider implements FetcherProvider {
                 context.maxTransactionBytes(),
                 skipped(settings, context.stateDirectory()),
                 MySqlSettings.TLS.from(settings),
-                ResumeMode.parse(settings.get(MySqlSettings.RESUME)));
+                ResumeMode.parse(settings.get(MySqlSettings.RESUME)),
+                settings.get(MySqlSettings.FETCH_PIPELINE));
     }
 
     private static Set<String> skipped(Config settings, Path stateDirectory) {

@@ -90,6 +90,15 @@ public final class MySqlSettings {
                                     + " same; changing it starts a new timeline (docs/relay.md).")
                     .validatedBy(v -> v.equals("position") || v.equals("gtid"), "position or gtid");
 
+    public static final ConfigKey<Boolean> FETCH_PIPELINE =
+            ConfigKey.of(
+                    "source.fetchPipeline",
+                    ValueKind.BOOLEAN,
+                    true,
+                    "Read the binlog on one thread and assemble, encode and publish transactions on a"
+                            + " second, handing events over in order (docs/relay.md, \"The fetch"
+                            + " pipeline\"); false does all on the relay's fetcher thread.");
+
     /** TLS to the source, for the binlog connection and the JDBC ones alike. */
     public static final DatabaseTlsKeys TLS = DatabaseTlsKeys.under("source", "the source server");
 
@@ -107,6 +116,7 @@ public final class MySqlSettings {
                     BACKOFF_MAX,
                     DDL_SKIP,
                     RESUME,
+                    FETCH_PIPELINE,
                     TLS.mode(),
                     TLS.caFile());
 

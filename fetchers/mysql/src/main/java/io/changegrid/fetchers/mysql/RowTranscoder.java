@@ -3,11 +3,11 @@ package io.changegrid.fetchers.mysql;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.changegrid.events.frame.RowImageWriter;
-import io.changegrid.events.frame.RowImages;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.SqlDate;
 import io.changegrid.events.value.SqlDateTime;
 import io.changegrid.events.value.ValueType;
+import io.changegrid.policy.capture.SourceRow;
 import java.io.IOException;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -30,12 +30,13 @@ import java.util.Arrays;
  * which the fetcher requires); {@link #of} returns null for a table with a binlog type it does not
  * know the size of, which then takes the object path.
  *
- * <p>Routes whose policies need values get them from the same bytes ({@link #values}), as {@link
- * RowConverter} would give them from the library's cells.
+ * <p>Routes whose policies need values get them from the same bytes ({@link #value}, {@link
+ * #values}), as {@link RowConverter} would give them from the library's cells: only the columns the
+ * predicate reads and the transform computes, the others written in place.
  *
  * <p>Not thread-safe: the fetcher's thread reads one image pair at a time into it.
  */
-final class RowTranscoder implements RowImages {
+final class RowTranscoder implements SourceRow {
 
     /** How a column's value is written. */
     private enum Write {
@@ -74,10 +75,12 @@ final class RowTranscoder implements RowImages {
 
     private final int[] beforeAt;
     private final int[] afterAt;
+    private final CellReader cells;
     private BinlogRows rows;
 
-    private RowTranscoder(RowConverter converter, TableMapEventData map) {
+    private RowTranscoder(RowConverter converter, TableMapEventData map, CellReader cells) {
         this.converter = converter;
+        this.cells = cells;
         this.schema = converter.schema();
         int count = schema.columnCount();
         writes = new Write[count];
@@ -98,8 +101,10 @@ final class RowTranscoder implements RowImages {
     /**
      * The transcoder of a table version's rows under this table map, or null when the map has a
      * column whose values' size is not known here.
+     *
+     * @param cells reads the columns not read in place, on the thread that reads the rows
      */
-    static RowTranscoder of(RowConverter converter, TableMapEventData map) {
+    static RowTranscoder of(RowConverter converter, TableMapEventData map, CellReader cells) {
         byte[] codes = map.getColumnTypes();
         int[] metadata = map.getColumnMetadata();
         if (codes.length != converter.schema().columnCount()
@@ -112,7 +117,7 @@ final class RowTranscoder implements RowImages {
                 return null;
             }
         }
-        return new RowTranscoder(converter, map);
+        return new RowTranscoder(converter, map, cells);
     }
 
     /** Whether a rows event's images include every column, as this transcoder needs. */
@@ -193,6 +198,16 @@ final class RowTranscoder implements RowImages {
             }
             case CELL -> out.putValue(converter.convertCell(column, cell(column, at)));
         }
+    }
+
+    /**
+     * One value of the image last read as before ({@code after == false}) or after image, as {@link
+     * #values} gives it.
+     */
+    @Override
+    public Object value(boolean after, int column) {
+        int at = (after ? afterAt : beforeAt)[column];
+        return at < 0 ? null : value(column, rows.bytes(), at);
     }
 
     /**
@@ -290,7 +305,13 @@ final class RowTranscoder implements RowImages {
     private Serializable cell(int column, int at) {
         try {
             Serializable cell =
-                    rows.readCell(types[column], metas[column], lengths[column], at, rows.length());
+                    cells.cell(
+                            types[column],
+                            metas[column],
+                            lengths[column],
+                            rows.bytes(),
+                            at,
+                            rows.length());
             if (cell == null) {
                 throw new IllegalArgumentException(
                         "binlog cell has no value: table="

@@ -10,6 +10,7 @@ import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import io.changegrid.events.Operation;
+import io.changegrid.events.frame.RowImages;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.fetchers.TransactionSink;
@@ -49,15 +50,17 @@ import org.slf4j.LoggerFactory;
  *       nothing, but a heartbeat follows so consumers still see the timeline move.
  *   <li>Rows are read from the rows event's bytes in place ({@link RowTranscoder}): a route that
  *       passes everything has them written straight into frames; one with policies gets the values
- *       its predicate and transform need. The library decodes only what the transcoder does not
- *       know the size of.
+ *       of the columns its predicate reads and its transform computes, and the other columns are
+ *       written in place too (a per-row partitioner still takes whole images as values). The
+ *       library decodes only what the transcoder does not know the size of.
  *   <li>Schema changes take the same route, so a renamed, masked or dropped column stays so after
  *       an ALTER; a change the policy cannot follow safely stops the fetcher ({@link
  *       PolicyViolationException}).
  * </ul>
  *
- * <p>Threading: runs on the binlog client's thread. The library swallows exceptions thrown by
- * listeners, so every failure is caught here, kept in {@link #failure()} and ends the connection
+ * <p>Threading: runs on the binlog client's thread, or on the {@link FetchPipeline}'s encoder
+ * thread that the client's thread hands events to in order. The library swallows exceptions thrown
+ * by listeners, so every failure is caught here, kept in {@link #failure()} and ends the connection
  * through {@code onFailure}; the fetcher's control loop then hands it on.
  */
 final class TransactionAssembler implements BinaryLogClient.EventListener {
@@ -84,14 +87,14 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
          * whose size only the library knows. Kept while the table maps of the version carry the
          * same types and metadata.
          */
-        RowTranscoder inPlace(TableMapEventData map) {
+        RowTranscoder inPlace(TableMapEventData map, CellReader cells) {
             if (route == null) {
                 return null;
             }
             if (mapped == null
                     || !Arrays.equals(mapped.getColumnTypes(), map.getColumnTypes())
                     || !Arrays.equals(mapped.getColumnMetadata(), map.getColumnMetadata())) {
-                inPlace = RowTranscoder.of(converter, map);
+                inPlace = RowTranscoder.of(converter, map, cells);
                 mapped = map;
             }
             return inPlace;
@@ -110,6 +113,9 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private final Runnable onFailure;
     private final Timeline timeline;
     private final Map<Long, Binding> routes = new HashMap<>();
+
+    /** Reads the cells of columns not read in place, under the table maps this assembler saw. */
+    private final CellReader cells = LosslessRowDeserializers.cellReader();
 
     /** Set once the server sent a heartbeat: it does so only when it has nothing more to send. */
     private volatile boolean sawServerHeartbeat;
@@ -228,7 +234,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
      * Whether the rows of a binlog table id are of no use here: its latest table map named a table
      * that is not captured, or that no policy publishes. The binlog client's row deserializers ask
      * before reading a rows event's rows, on the client's thread, after this assembler saw the
-     * table map.
+     * table map: only when this assembler runs on that thread (without a {@link FetchPipeline}).
      */
     boolean skipsRowsOf(long binlogTableId) {
         return uncaptured.contains(binlogTableId);
@@ -441,7 +447,8 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             return;
         }
         uncaptured.remove(map.getTableId());
-        routes.put(map.getTableId(), new Binding(route, route.inPlace(map)));
+        cells.tableMap(map);
+        routes.put(map.getTableId(), new Binding(route, route.inPlace(map, cells)));
     }
 
     private Route bindRoute(TableSchema schema) {
@@ -483,7 +490,10 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
                     }
                     if (unchanged) {
                         // Straight from the binlog's bytes into the frame.
-                        writer.appendRow(route, op, inPlace);
+                        writer.appendRow(route, op, (RowImages) inPlace);
+                    } else if (route.readsInPlace()) {
+                        // Values only for what the policy reads or computes; the rest in place.
+                        appended = writer.appendRow(route, op, inPlace);
                     } else {
                         appended =
                                 writer.appendRow(
@@ -507,12 +517,16 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             return;
         }
         try {
-            ByteArrayInputStream in = rows.stream();
+            ByteArrayInputStream in = CellReader.stream(rows);
             while (in.available() > 0) {
                 Serializable[] before =
-                        op != Operation.INSERT ? rows.readCells(in, rows.beforeColumns()) : null;
+                        op != Operation.INSERT
+                                ? cells.row(binlogTableId, rows.beforeColumns(), in)
+                                : null;
                 Serializable[] after =
-                        op != Operation.DELETE ? rows.readCells(in, rows.afterColumns()) : null;
+                        op != Operation.DELETE
+                                ? cells.row(binlogTableId, rows.afterColumns(), in)
+                                : null;
                 rowChange(
                         header,
                         binding.route(),

@@ -286,6 +286,7 @@ class InPlaceRowsIT {
     private static final class LibraryReader implements AutoCloseable {
         private final BinaryLogClient client;
         private final Map<Long, String> tables = new HashMap<>();
+        private final CellReader cells = LosslessRowDeserializers.cellReader();
         private final List<ChangeEvent> rows = new CopyOnWriteArrayList<>();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
@@ -306,6 +307,7 @@ class InPlaceRowsIT {
         private void read(Event event, SchemaRegistry schemas) throws Exception {
             if (event.getData() instanceof TableMapEventData map) {
                 tables.put(map.getTableId(), map.getDatabase() + "." + map.getTable());
+                cells.tableMap(map);
             }
             if (!(event.getData() instanceof BinlogRows binlogRows)) {
                 return;
@@ -318,20 +320,26 @@ class InPlaceRowsIT {
             RowConverter converter = new RowConverter(schema);
             ChangeEventDecoder decoder = new ChangeEventDecoder(schemas);
             FrameEncoder encoder = new FrameEncoder(1024);
-            ByteArrayInputStream in = binlogRows.stream();
+            ByteArrayInputStream in = CellReader.stream(binlogRows);
             Operation op = binlogRows.operation();
             while (in.available() > 0) {
                 Object[] before =
                         op == Operation.INSERT
                                 ? null
                                 : converter.convert(
-                                        binlogRows.readCells(in, binlogRows.beforeColumns()),
+                                        cells.row(
+                                                binlogRows.tableId(),
+                                                binlogRows.beforeColumns(),
+                                                in),
                                         binlogRows.beforeColumns());
                 Object[] after =
                         op == Operation.DELETE
                                 ? null
                                 : converter.convert(
-                                        binlogRows.readCells(in, binlogRows.afterColumns()),
+                                        cells.row(
+                                                binlogRows.tableId(),
+                                                binlogRows.afterColumns(),
+                                                in),
                                         binlogRows.afterColumns());
                 encoder.buffer().clear();
                 encoder.beginTransaction(1, 0, 0, "library");

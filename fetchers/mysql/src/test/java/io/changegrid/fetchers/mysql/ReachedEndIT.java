@@ -53,7 +53,9 @@ class ReachedEndIT {
         }
 
         CollectingSink sink = new CollectingSink();
-        BinlogFetcher fetcher = BinlogFetcher.open(config, state, resume, sink);
+        BinlogFetcher fetcher =
+                BinlogFetcher.open(
+                        config.withPipeline(RunningFetcher.pipeline()), state, resume, sink);
         sink.decodeWith(fetcher.sourceSchemas());
         assertThat(fetcher.reachedEnd()).as("resumed behind a backlog, nothing read yet").isFalse();
         AtomicReference<Throwable> failure = new AtomicReference<>();

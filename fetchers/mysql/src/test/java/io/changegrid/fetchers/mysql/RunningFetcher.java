@@ -44,7 +44,22 @@ final class RunningFetcher implements AutoCloseable {
                 maxTransactionBytes);
     }
 
+    /**
+     * Whether the fetchers of these tests run with the fetch pipeline: on unless the environment
+     * says {@code CHANGEGRID_FETCH_PIPELINE=false}, so that the whole suite runs both ways.
+     */
+    static boolean pipeline() {
+        return !"false".equalsIgnoreCase(System.getenv("CHANGEGRID_FETCH_PIPELINE"));
+    }
+
+    /** Starts a fetcher with {@code config}, the fetch pipeline as {@link #pipeline()} says. */
     static RunningFetcher start(BinlogFetcherConfig config, Path state, String resume)
+            throws Exception {
+        return startAsGiven(config.withPipeline(pipeline()), state, resume);
+    }
+
+    /** Starts a fetcher with {@code config} as it is, the fetch pipeline included. */
+    static RunningFetcher startAsGiven(BinlogFetcherConfig config, Path state, String resume)
             throws Exception {
         CollectingSink sink = new CollectingSink();
         BinlogFetcher fetcher = BinlogFetcher.open(config, state, resume, sink);
