@@ -287,7 +287,11 @@ public final class BinlogFetcher implements Fetcher {
                         tableMaps -> new UnreadTables(tableMaps, config.capture(), config.plan()),
                         new RowBuffers(FetchPipeline.ROW_BUFFERS))
                 : BinlogClientFactory.create(
-                        config, at, byGtid, tableMaps -> assembler::skipsRowsOf, RowBuffers.single());
+                        config,
+                        at,
+                        byGtid,
+                        tableMaps -> assembler::skipsRowsOf,
+                        RowBuffers.single());
     }
 
     /** Logs the lost connection, waits {@code backoff}, and returns the next backoff. */

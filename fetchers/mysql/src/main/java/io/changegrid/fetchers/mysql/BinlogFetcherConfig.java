@@ -57,7 +57,10 @@ public record BinlogFetcherConfig(
         ResumeMode resume,
         boolean pipeline) {
 
-    /** A configuration that resumes by position ({@link ResumeMode#POSITION}), the fetch pipeline on. */
+    /**
+     * A configuration that resumes by position ({@link ResumeMode#POSITION}), the fetch pipeline
+     * on.
+     */
     public BinlogFetcherConfig(
             String host,
             int port,
