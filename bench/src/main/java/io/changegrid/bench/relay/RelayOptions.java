@@ -110,7 +110,15 @@ public final class RelayOptions {
         double share = relays == 1 ? 1 : split == Partitioning.TABLE ? tableShare : 1.0 / relays;
         long bytes = bufferBytes != null ? bufferBytes : autoBuffer(shape, share);
         return new RelayPlan(
-                relays, split, policies, heap, roundUp(bytes), storage, javaOptions, tls(), settings);
+                relays,
+                split,
+                policies,
+                heap,
+                roundUp(bytes),
+                storage,
+                javaOptions,
+                tls(),
+                settings);
     }
 
     /**
@@ -132,7 +140,8 @@ public final class RelayOptions {
                 INGEST_BUFFER_MAX,
                 storage,
                 javaOptions,
-                relays, split, policies, heap, roundUp(bytes), storage, javaOptions, tls(), settings);
+                plan.tls(),
+                settings);
     }
 
     /** Room for a relay's share of the load's frames with a quarter to spare. */

@@ -62,7 +62,15 @@ public record RelayPlan(
     /** The same plan with another number of relays. */
     public RelayPlan withRelays(int count) {
         return new RelayPlan(
-                count, partitioning, policies, heap, bufferBytes, storage, javaOptions, tls, settings);
+                count,
+                partitioning,
+                policies,
+                heap,
+                bufferBytes,
+                storage,
+                javaOptions,
+                tls,
+                settings);
     }
 
     /** The same plan with other policies. */

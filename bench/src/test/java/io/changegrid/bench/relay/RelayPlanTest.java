@@ -71,6 +71,7 @@ class RelayPlanTest {
                 1L << 28,
                 "direct",
                 List.of(),
-                BenchTls.NONE);
+                BenchTls.NONE,
+                List.of());
     }
 }
