@@ -1,5 +1,6 @@
 package io.changegrid.consumer.checkpoint;
 
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,13 +11,16 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Keeps the checkpoint in a small text file ({@code scn=4294967396}), replaced atomically: the new
- * content goes to a temporary file in the same directory, which is synced, renamed over the old
- * file, and the directory is synced so the rename survives a crash. A reader therefore sees the old
- * checkpoint or the new one, never a torn file.
+ * Keeps the checkpoint in a small text file, replaced atomically: {@code scn=4294967396} on the
+ * first line and, while a snapshot runs, {@code snapshot=<cursor>} on the second (a file without
+ * that line, as every file written before snapshots existed, has no cursor). The new content goes
+ * to a temporary file in the same directory, which is synced, renamed over the old file, and the
+ * directory is synced so the rename survives a crash. A reader therefore sees the old checkpoint or
+ * the new one, never a torn file.
  *
  * <p>Threading: {@link #load} and {@link #save} must not run concurrently (the consumer never
  * does).
@@ -24,6 +28,7 @@ import java.util.OptionalLong;
 public final class FileCheckpointStore implements CheckpointStore {
 
     private static final String KEY = "scn=";
+    private static final String SNAPSHOT = "snapshot=";
 
     private final Path file;
     private final Path temporary;
@@ -41,31 +46,55 @@ public final class FileCheckpointStore implements CheckpointStore {
 
     @Override
     public OptionalLong load() throws IOException {
+        Optional<Checkpoint> checkpoint = loadCheckpoint();
+        return checkpoint.isPresent()
+                ? OptionalLong.of(checkpoint.get().scn())
+                : OptionalLong.empty();
+    }
+
+    @Override
+    public Optional<Checkpoint> loadCheckpoint() throws IOException {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            return OptionalLong.empty();
+            return Optional.empty();
         }
+        Long scn = null;
+        String snapshot = null;
         for (String line : text.split("\n")) {
             if (line.startsWith(KEY)) {
                 try {
-                    return OptionalLong.of(Long.parseLong(line.substring(KEY.length()).trim()));
+                    scn = Long.parseLong(line.substring(KEY.length()).trim());
                 } catch (NumberFormatException e) {
                     throw new IOException(
                             "checkpoint file holds no SCN: file=" + file + ", line=" + line, e);
                 }
+            } else if (line.startsWith(SNAPSHOT) && line.length() > SNAPSHOT.length()) {
+                snapshot = line.substring(SNAPSHOT.length()).trim();
             }
         }
-        throw new IOException("checkpoint file holds no SCN: file=" + file + ", text=" + text);
+        if (scn == null) {
+            throw new IOException("checkpoint file holds no SCN: file=" + file + ", text=" + text);
+        }
+        return Optional.of(new Checkpoint(scn, snapshot));
     }
 
     @Override
     public void save(long scn) throws IOException {
+        save(Checkpoint.at(scn));
+    }
+
+    @Override
+    public void save(Checkpoint checkpoint) throws IOException {
+        String text =
+                KEY
+                        + checkpoint.scn()
+                        + "\n"
+                        + (checkpoint.inSnapshot() ? SNAPSHOT + checkpoint.snapshot() + "\n" : "");
         Path directory = file.getParent();
         Files.createDirectories(directory);
-        ByteBuffer content =
-                ByteBuffer.wrap((KEY + scn + "\n").getBytes(StandardCharsets.US_ASCII));
+        ByteBuffer content = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
         try (FileChannel out =
                 FileChannel.open(
                         temporary,
@@ -85,6 +114,11 @@ public final class FileCheckpointStore implements CheckpointStore {
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);
         }
+    }
+
+    @Override
+    public boolean keepsSnapshotCursor() {
+        return true;
     }
 
     @Override

@@ -14,16 +14,29 @@ import org.eclipse.jetty.http.HttpFields;
  *     null
  * @param sourceTimeMillis the source time of the newest entry the relay received ({@link
  *     StreamResponse#SOURCE_TIME}), or {@link #NO_SOURCE_TIME} from a relay that does not send it
+ * @param snapshot the snapshot cursor after the response ({@link StreamResponse#SNAPSHOT}), or null
+ *     when the request asked for no snapshot
  */
 record StreamHeaders(
         long lastScn,
         long newestScn,
         int sourceId,
         String schemaFingerprint,
-        long sourceTimeMillis) {
+        long sourceTimeMillis,
+        String snapshot) {
 
     /** The source time of a relay older than {@link StreamResponse#SOURCE_TIME}: never stalled. */
     static final long NO_SOURCE_TIME = Long.MIN_VALUE;
+
+    /** Headers without a snapshot cursor. */
+    StreamHeaders(
+            long lastScn,
+            long newestScn,
+            int sourceId,
+            String schemaFingerprint,
+            long sourceTimeMillis) {
+        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, null);
+    }
 
     /** Headers without a source time. */
     StreamHeaders(long lastScn, long newestScn, int sourceId, String schemaFingerprint) {
@@ -43,7 +56,8 @@ record StreamHeaders(
                 headers.get(StreamResponse.SCHEMAS),
                 headers.contains(StreamResponse.SOURCE_TIME)
                         ? number(headers, StreamResponse.SOURCE_TIME)
-                        : NO_SOURCE_TIME);
+                        : NO_SOURCE_TIME,
+                headers.get(StreamResponse.SNAPSHOT));
     }
 
     private static long number(HttpFields headers, String name) {
