@@ -18,6 +18,9 @@ package io.changegrid.consumer.api;
  *     ({@link EventView#isSnapshot()} INSERTs), not a source transaction
  * @param completesSnapshot whether this chunk is the snapshot's last ({@link
  *     ConsumerCallback#onSnapshotComplete} follows its {@code onEndTransaction})
+ * @param snapshotCursor for a snapshot chunk, the snapshot cursor after it, which the checkpoint
+ *     will hold once the batch ends ({@link ConsumerCallback#onEndBatch(Checkpoint)}); null for a
+ *     live transaction and for the snapshot's last chunk
  */
 public record TransactionInfo(
         int sourceId,
@@ -27,7 +30,8 @@ public record TransactionInfo(
         int eventCount,
         int deliveredCount,
         boolean snapshotChunk,
-        boolean completesSnapshot) {
+        boolean completesSnapshot,
+        String snapshotCursor) {
 
     /** A live source transaction. */
     public TransactionInfo(
@@ -45,6 +49,7 @@ public record TransactionInfo(
                 eventCount,
                 deliveredCount,
                 false,
-                false);
+                false,
+                null);
     }
 }

@@ -48,7 +48,8 @@ final class TransactionDelivery {
                         eventCount,
                         cursor.frames(),
                         cursor.chunk(),
-                        cursor.completesSnapshot());
+                        cursor.completesSnapshot(),
+                        cursor.chunk() ? cursor.snapshot() : null);
         long scn = transaction.scn();
         CallbackResult result;
         try {
