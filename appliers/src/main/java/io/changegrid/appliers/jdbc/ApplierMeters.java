@@ -15,7 +15,9 @@ final class ApplierMeters {
     static List<Meter> register(JdbcApplier applier, MeterRegistry registry, Tags tags) {
         return List.of(
                 FunctionCounter.builder(
-                                "changegrid.applier.rows.applied", applier, JdbcApplier::rowsApplied)
+                                "changegrid.applier.rows.applied",
+                                applier,
+                                JdbcApplier::rowsApplied)
                         .description("Rows written to the target (upserts and deletes)")
                         .tags(tags)
                         .register(registry),

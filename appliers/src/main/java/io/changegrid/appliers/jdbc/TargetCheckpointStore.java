@@ -11,8 +11,8 @@ import java.sql.SQLException;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The consumer's checkpoint as the target holds it: {@link #load} is the lowest lane's SCN, so a

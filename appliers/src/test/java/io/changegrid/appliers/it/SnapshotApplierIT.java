@@ -102,8 +102,7 @@ class SnapshotApplierIT {
             SnapshotScenario.Writer writer = writer(db, rows, true);
             Thread writing = writer.start();
             SnapshotScenario.Watched applier = applier(db);
-            Consumer consumer =
-                    consumer(db, applier, Map.of("start", "snapshot"), first, second);
+            Consumer consumer = consumer(db, applier, Map.of("start", "snapshot"), first, second);
             try {
                 assertThat(midway.await(5, TimeUnit.MINUTES)).as("ten chunks served").isTrue();
                 first.close(); // mid-snapshot: the consumer goes on with its cursor elsewhere
@@ -271,9 +270,9 @@ class SnapshotApplierIT {
                 () -> {
                     try {
                         return target().count(
-                                        "SELECT count(*) FROM "
-                                                + targetTable(db)
-                                                + " WHERE id = -1")
+                                                "SELECT count(*) FROM "
+                                                        + targetTable(db)
+                                                        + " WHERE id = -1")
                                 > 0;
                     } catch (Exception e) {
                         return false;

@@ -38,8 +38,7 @@ class SnapshotPostgresSourceIT {
     @TempDir Path state;
 
     @Test
-    void shouldEndEqualToTheSourceWhenAPostgresTableIsSnapshottedIntoTheApplier()
-            throws Exception {
+    void shouldEndEqualToTheSourceWhenAPostgresTableIsSnapshottedIntoTheApplier() throws Exception {
         POSTGRES.server().createDatabase(SOURCE_DB);
         POSTGRES.server().createDatabase(TARGET_DB);
         POSTGRES.server()
@@ -69,7 +68,11 @@ class SnapshotPostgresSourceIT {
             System.out.println("SnapshotPostgresSourceIT seed=" + seed);
             SnapshotScenario.Writer writer =
                     new SnapshotScenario.Writer(
-                            () -> POSTGRES.server().connect(SOURCE_DB), "accounts", ROWS, seed, true);
+                            () -> POSTGRES.server().connect(SOURCE_DB),
+                            "accounts",
+                            ROWS,
+                            seed,
+                            true);
             Thread writing = writer.start();
             SnapshotScenario.Watched applier = new SnapshotScenario.Watched(jdbc);
             try (Consumer consumer =
@@ -86,9 +89,7 @@ class SnapshotPostgresSourceIT {
                 consumer.start();
                 try {
                     Pipeline.awaitUntil(
-                            consumer,
-                            () -> applier.completions.get() > 0,
-                            Duration.ofMinutes(10));
+                            consumer, () -> applier.completions.get() > 0, Duration.ofMinutes(10));
                 } finally {
                     writer.stop.set(true);
                     writing.join();
@@ -98,8 +99,7 @@ class SnapshotPostgresSourceIT {
                 assertThat(hooked.get()).as("chunks written between watermarks").isGreaterThan(5);
                 assertThat(applier.snapshotRows.get()).isGreaterThan(ROWS / 2);
 
-                POSTGRES.server()
-                        .execute(SOURCE_DB, "INSERT INTO accounts VALUES (-1, 0, 'end')");
+                POSTGRES.server().execute(SOURCE_DB, "INSERT INTO accounts VALUES (-1, 0, 'end')");
                 String copyTable = target.table("public", "accounts");
                 Pipeline.awaitUntil(
                         consumer,
