@@ -4,11 +4,13 @@ import static io.changegrid.consumer.config.ConsumerSettings.*;
 
 import io.changegrid.config.ConfigException;
 import io.changegrid.config.ConfigKey;
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
+import io.changegrid.consumer.config.StartPosition;
 import io.changegrid.consumer.config.Subscription;
 import io.changegrid.consumer.dispatch.DeliveryGate;
 import io.changegrid.consumer.dispatch.Dispatcher;
@@ -16,6 +18,7 @@ import io.changegrid.consumer.pull.Puller;
 import io.changegrid.consumer.schema.SchemaCache;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.protocol.RelayClient;
+import io.changegrid.protocol.SnapshotCursor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -46,12 +48,14 @@ import org.slf4j.LoggerFactory;
  * consumer.awaitTermination(Duration.ofSeconds(10));
  * }</pre>
  *
- * <p>It resumes after its saved checkpoint (or at the oldest transaction a relay holds), runs a
- * {@link Puller} thread that long-polls the relays into a bounded consumer buffer, and a {@link
- * Dispatcher} thread that hands whole transactions to the callback in commit order and checkpoints
- * after every batch. It ends on {@link #stop()}, on an error (the callback failed, no relay holds
- * the checkpoint any more, the checkpoint could not be saved: see {@link #failure()}), or when the
- * puller ended and everything buffered was delivered.
+ * <p>It resumes after its saved checkpoint (or, without one, at the oldest transaction a relay
+ * holds, or with a snapshot at the newest when {@code start} is {@code snapshot}: see
+ * docs/bootstrap.md), and finishes a snapshot its checkpoint is in. It runs a {@link Puller} thread
+ * that long-polls the relays into a bounded consumer buffer, and a {@link Dispatcher} thread that
+ * hands whole transactions to the callback in commit order and checkpoints after every batch. It
+ * ends on {@link #stop()}, on an error (the callback failed, no relay holds the checkpoint any
+ * more, the checkpoint could not be saved: see {@link #failure()}), or when the puller ended and
+ * everything buffered was delivered.
  *
  * <p>Threading: the methods may be called from any thread. The callback runs on the dispatcher
  * thread only ({@code <name>-dispatcher}).
@@ -121,15 +125,27 @@ public final class Consumer implements AutoCloseable {
     /**
      * Loads the checkpoint and starts pulling and dispatching.
      *
-     * @throws IOException if the checkpoint cannot be loaded; nothing is started then
+     * @throws IOException if the checkpoint cannot be loaded, or the consumer may snapshot and the
+     *     store keeps no snapshot cursor; nothing is started then
      * @throws IllegalStateException if started before
      */
     public synchronized void start() throws IOException {
         if (state != ConsumerState.NEW) {
             throw new IllegalStateException("consumer already started: name=" + name);
         }
-        OptionalLong checkpoint = store.load();
-        long startScn = checkpoint.orElse(-1);
+        if (config.snapshots() && !store.keepsSnapshotCursor()) {
+            throw new IOException(
+                    "checkpoint store keeps no snapshot cursor, but the consumer may snapshot"
+                            + " (start=snapshot or bootstrap.onTooOld=snapshot): store="
+                            + store);
+        }
+        Optional<Checkpoint> checkpoint = store.loadCheckpoint();
+        Checkpoint start =
+                checkpoint.orElse(
+                        config.start() == StartPosition.SNAPSHOT
+                                ? new Checkpoint(-1, SnapshotCursor.START)
+                                : Checkpoint.at(-1));
+        long startScn = start.scn();
         String startTimeline = store.loadTimeline().orElse(null);
         http =
                 RelayClient.start(
@@ -146,9 +162,10 @@ public final class Consumer implements AutoCloseable {
                         schemas,
                         http,
                         startScn,
+                        start.snapshot(),
                         startTimeline,
                         store::adoptTimeline);
-        dispatcher = new Dispatcher(config, buffer, registries, callback, store, startScn, gate);
+        dispatcher = new Dispatcher(config, buffer, registries, callback, store, start, gate);
         pullerThread = new Thread(puller, name + "-puller");
         Thread dispatcherThread = new Thread(this::dispatch, name + "-dispatcher");
         state = ConsumerState.RUNNING;
@@ -160,7 +177,9 @@ public final class Consumer implements AutoCloseable {
                 name,
                 config.relays(),
                 config.subscription(),
-                checkpoint.isPresent() ? startScn : "none (oldest held)",
+                checkpoint.isPresent()
+                        ? start
+                        : start.inSnapshot() ? "none (snapshot at newest)" : "none (oldest held)",
                 startTimeline == null ? "none yet" : startTimeline,
                 store);
     }

@@ -2,6 +2,7 @@ package io.changegrid.appliers.batch;
 
 import io.changegrid.appliers.checkpoint.CheckpointTable;
 import io.changegrid.appliers.checkpoint.LaneCheckpoint;
+import io.changegrid.appliers.checkpoint.SnapshotMark;
 import io.changegrid.appliers.conflict.VersionReader;
 import io.changegrid.appliers.dialect.PostgresDialect;
 import io.changegrid.appliers.schema.TargetTable;
@@ -83,6 +84,9 @@ public final class Lane implements AutoCloseable {
     private int pendingRows;
     // Written by the committer thread, read by the dispatcher and by monitoring threads.
     private volatile LaneCheckpoint checkpoint;
+    // The snapshot mark the next commit writes with the checkpoint: set by the dispatcher thread
+    // before a commit round, read by the committing thread after the round's hand-over.
+    private volatile SnapshotMark mark = SnapshotMark.NONE;
     // Counters: written by the committing thread only, read by monitoring threads.
     private volatile long rowsWritten;
     private volatile long insertFallbacks;
@@ -129,6 +133,14 @@ public final class Lane implements AutoCloseable {
 
     public int id() {
         return id;
+    }
+
+    /**
+     * The snapshot mark (docs/bootstrap.md) the lane's next commit writes into its checkpoint row,
+     * in the transaction of the snapshot rows it covers.
+     */
+    public void markSnapshot(SnapshotMark mark) {
+        this.mark = mark;
     }
 
     /** What of the routed changes is in the target; safe to read from any thread. */
@@ -272,7 +284,7 @@ public final class Lane implements AutoCloseable {
             for (TransactionStep step : steps) {
                 step.run(connection);
             }
-            checkpoints.advance(advance, id, target, epoch);
+            checkpoints.advance(advance, id, target, mark, epoch);
             connection.commit();
         } catch (SQLException | RuntimeException e) {
             broken = broken || isConnectionError(e);

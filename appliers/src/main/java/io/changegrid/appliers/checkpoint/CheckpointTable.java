@@ -16,7 +16,7 @@ import java.util.TreeMap;
  *
  * <pre>
  * changegrid_checkpoint(consumer_group, partition_id, lane, scn, epoch, updated_at,
- *                       partial_scn, partial_index)
+ *                       partial_scn, partial_index, snapshot_cursor, snapshot_seq)
  *                       primary key (consumer_group, partition_id, lane)
  * </pre>
  *
@@ -26,7 +26,8 @@ import java.util.TreeMap;
  * {@link LaneCheckpoint}). It is advanced in the same target transaction as those changes, and only
  * while the row's epoch is not newer than the writer's ({@code WHERE epoch <= ?}); zero rows
  * updated means a newer owner wrote it, i.e. this writer is fenced. The consumer resumes after the
- * lowest lane's SCN.
+ * lowest lane's SCN, and with the snapshot cursor ({@link SnapshotMark}) of the lowest lane by SCN
+ * and cursor sequence.
  *
  * <p>Stateless apart from its names; the connection passed in decides the transaction.
  */
@@ -79,18 +80,31 @@ public final class CheckpointTable {
                 // A table made before lanes could hold part of a transaction.
                 statement.execute(dialect.addPartialCheckpointColumns(name()));
             }
+            if (!hasColumn(connection, "snapshot_cursor")) {
+                // A table made before snapshots: no cursor yet, sequence 0.
+                statement.execute(
+                        "ALTER TABLE "
+                                + name()
+                                + " ADD COLUMN snapshot_cursor varchar(2048) NULL,"
+                                + " ADD COLUMN snapshot_seq bigint NOT NULL DEFAULT 0");
+            }
         } finally {
             lock.close();
         }
     }
 
     private boolean hasPartialColumns(Connection connection) throws SQLException {
+        return hasColumn(connection, "partial_scn");
+    }
+
+    private boolean hasColumn(Connection connection, String column) throws SQLException {
         try (PreparedStatement select =
                 connection.prepareStatement(
                         "SELECT count(*) FROM information_schema.columns WHERE table_schema = ?"
-                                + " AND table_name = ? AND column_name = 'partial_scn'")) {
+                                + " AND table_name = ? AND column_name = ?")) {
             select.setString(1, namespace);
             select.setString(2, table);
+            select.setString(3, column);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() && rows.getInt(1) > 0;
             }
@@ -117,6 +131,45 @@ public final class CheckpointTable {
             }
         }
         return lanes;
+    }
+
+    /** The lanes' snapshot marks by lane; empty when this consumer wrote none. */
+    public TreeMap<Integer, SnapshotMark> marks(Connection connection) throws SQLException {
+        TreeMap<Integer, SnapshotMark> marks = new TreeMap<>();
+        try (PreparedStatement select =
+                connection.prepareStatement(
+                        "SELECT lane, snapshot_cursor, snapshot_seq FROM "
+                                + name()
+                                + " WHERE consumer_group = ? AND partition_id = ?")) {
+            select.setString(1, group);
+            select.setInt(2, partition);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    marks.put(rows.getInt(1), new SnapshotMark(rows.getString(2), rows.getLong(3)));
+                }
+            }
+        }
+        return marks;
+    }
+
+    /**
+     * The snapshot mark to resume with: the lowest lane's by (SCN, sequence); {@link
+     * SnapshotMark#NONE} without lanes.
+     */
+    public SnapshotMark resumeMark(Connection connection) throws SQLException {
+        TreeMap<Integer, LaneCheckpoint> lanes = lanes(connection);
+        TreeMap<Integer, SnapshotMark> marks = marks(connection);
+        SnapshotMark lowest = null;
+        long lowestScn = Long.MAX_VALUE;
+        for (var lane : lanes.entrySet()) {
+            SnapshotMark mark = marks.getOrDefault(lane.getKey(), SnapshotMark.NONE);
+            long scn = lane.getValue().scn();
+            if (lowest == null || scn < lowestScn || (scn == lowestScn && mark.before(lowest))) {
+                lowest = mark;
+                lowestScn = scn;
+            }
+        }
+        return lowest == null ? SnapshotMark.NONE : lowest;
     }
 
     /**
@@ -245,7 +298,7 @@ public final class CheckpointTable {
         return "UPDATE "
                 + name()
                 + " SET scn = ?, partial_scn = ?, partial_index = ?, epoch = ?,"
-                + " updated_at = CURRENT_TIMESTAMP"
+                + " updated_at = CURRENT_TIMESTAMP, snapshot_cursor = ?, snapshot_seq = ?"
                 + " WHERE consumer_group = ? AND partition_id = ? AND lane = ? AND epoch <= ?";
     }
 
@@ -256,16 +309,19 @@ public final class CheckpointTable {
      *     connection
      * @throws FencedException if the row holds a newer epoch
      */
-    public void advance(PreparedStatement advance, int lane, LaneCheckpoint to, long epoch)
+    public void advance(
+            PreparedStatement advance, int lane, LaneCheckpoint to, SnapshotMark mark, long epoch)
             throws SQLException {
         advance.setLong(1, to.scn());
         advance.setLong(2, to.partial() ? to.partialScn() : -1);
         advance.setInt(3, to.partial() ? to.partialIndex() : -1);
         advance.setLong(4, epoch);
-        advance.setString(5, group);
-        advance.setInt(6, partition);
-        advance.setInt(7, lane);
-        advance.setLong(8, epoch);
+        advance.setString(5, mark.cursor());
+        advance.setLong(6, mark.sequence());
+        advance.setString(7, group);
+        advance.setInt(8, partition);
+        advance.setInt(9, lane);
+        advance.setLong(10, epoch);
         if (advance.executeUpdate() == 0) {
             throw new FencedException(group, partition, lane, epoch);
         }
@@ -280,18 +336,38 @@ public final class CheckpointTable {
      */
     public void advanceAll(Connection connection, int laneCount, long scn, long epoch)
             throws SQLException {
+        advanceAll(connection, laneCount, scn, null, epoch);
+    }
+
+    /**
+     * As {@link #advanceAll(Connection, int, long, long)}, writing {@code mark} on every lane too
+     * (a snapshot cursor that moved without rows), in the same statement.
+     *
+     * @param mark the snapshot mark to write, or null to leave the lanes' marks
+     * @throws FencedException if a row holds a newer epoch
+     */
+    public void advanceAll(
+            Connection connection, int laneCount, long scn, SnapshotMark mark, long epoch)
+            throws SQLException {
+        String setMark = mark == null ? "" : ", snapshot_cursor = ?, snapshot_seq = ?";
         try (PreparedStatement update =
                 connection.prepareStatement(
                         "UPDATE "
                                 + name()
                                 + " SET scn = GREATEST(scn, ?), epoch = ?,"
                                 + " updated_at = CURRENT_TIMESTAMP"
+                                + setMark
                                 + " WHERE consumer_group = ? AND partition_id = ? AND epoch <= ?")) {
-            update.setLong(1, scn);
-            update.setLong(2, epoch);
-            update.setString(3, group);
-            update.setInt(4, partition);
-            update.setLong(5, epoch);
+            int at = 1;
+            update.setLong(at++, scn);
+            update.setLong(at++, epoch);
+            if (mark != null) {
+                update.setString(at++, mark.cursor());
+                update.setLong(at++, mark.sequence());
+            }
+            update.setString(at++, group);
+            update.setInt(at++, partition);
+            update.setLong(at, epoch);
             if (update.executeUpdate() < laneCount) {
                 throw new FencedException(group, partition, -1, epoch);
             }

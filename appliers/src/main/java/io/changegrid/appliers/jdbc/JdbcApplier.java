@@ -2,11 +2,11 @@ package io.changegrid.appliers.jdbc;
 
 import io.changegrid.appliers.batch.Lane;
 import io.changegrid.appliers.batch.LaneRouter;
-import io.changegrid.appliers.batch.RefusedTable;
 import io.changegrid.appliers.batch.RowRefusedException;
 import io.changegrid.appliers.checkpoint.CheckpointTable;
 import io.changegrid.appliers.checkpoint.DeadLetterTable;
 import io.changegrid.appliers.checkpoint.LaneCheckpoint;
+import io.changegrid.appliers.checkpoint.SnapshotMark;
 import io.changegrid.appliers.conflict.VersionReader;
 import io.changegrid.appliers.dialect.Dialect;
 import io.changegrid.appliers.dialect.PostgresDialect;
@@ -14,6 +14,7 @@ import io.changegrid.appliers.park.Parking;
 import io.changegrid.appliers.schema.TableCatalog;
 import io.changegrid.appliers.schema.TargetTable;
 import io.changegrid.consumer.api.CallbackResult;
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.CheckpointingCallback;
 import io.changegrid.consumer.api.ConsumerCallback;
@@ -24,7 +25,6 @@ import io.changegrid.consumer.group.ApplyingCallback;
 import io.changegrid.consumer.group.metrics.MeteredCallback;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.policy.conflict.RowVersion;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -57,6 +57,13 @@ import org.slf4j.LoggerFactory;
  * RETRY, a crash or a restart from an older file checkpoint) is applied once. {@link #onEndBatch}
  * succeeds only when every lane committed (a {@link CommitRound}); the consumer resumes after the
  * lowest lane.
+ *
+ * <p><b>Snapshots</b> (docs/bootstrap.md) need nothing else of the writes: a snapshot row is an
+ * INSERT, written as an upsert; a live UPDATE of a row not copied yet upserts its whole after image
+ * (the relay requires full row images); a live DELETE of a row not held deletes nothing. A chunk
+ * never moves a lane's SCN; its snapshot cursor ({@link SnapshotMark}) is written into every lane's
+ * checkpoint row in the transaction that commits its rows, and a chunk at or below a lane's SCN is
+ * skipped there like a transaction.
  *
  * <p><b>Schema changes</b> are a barrier: every lane commits, then the target table is altered (see
  * {@link TableCatalog}) and the checkpoint moved past the change, in one transaction where the
@@ -92,6 +99,7 @@ public final class JdbcApplier
     private final SchemaChangeCommit schemaChanges;
     private final VersionReader versions;
     private final Parking parking;
+    private final TargetErrors errors;
     // Replaced whole (never changed in place) by connect(), so that a monitoring thread reading
     // the counters or laneCheckpoints() sees either the old lanes or the new ones.
     private volatile List<Lane> lanes = List.of();
@@ -111,6 +119,9 @@ public final class JdbcApplier
     private int delivered;
 
     private long lastCompleteScn = -1;
+
+    /** The snapshot mark the lanes' next commits write; the dispatcher thread's. */
+    private volatile SnapshotMark mark = SnapshotMark.NONE;
 
     private volatile long transactionsApplied;
     private volatile long transactionsSkipped;
@@ -153,6 +164,7 @@ public final class JdbcApplier
                                 options.partition()),
                         router,
                         catalog);
+        this.errors = new TargetErrors(dialect, parking);
     }
 
     /**
@@ -212,6 +224,10 @@ public final class JdbcApplier
             throw e;
         }
         lanes = List.copyOf(opened);
+        mark = checkpoints.resumeMark(control);
+        for (Lane lane : lanes) {
+            lane.markSnapshot(mark);
+        }
         resync = false;
     }
 
@@ -227,7 +243,9 @@ public final class JdbcApplier
                 checkpoints,
                 options.lanes(),
                 options.epoch(),
-                () -> CommitRound.lowestCheckpointScn(lanes));
+                () -> CommitRound.lowestCheckpointScn(lanes),
+                () -> mark,
+                this::markSnapshot);
     }
 
     /**
@@ -302,30 +320,7 @@ public final class JdbcApplier
      */
     @Override
     public List<Meter> registerMeters(MeterRegistry registry, Tags tags) {
-        return List.of(
-                FunctionCounter.builder(
-                                "changegrid.applier.rows.applied", this, JdbcApplier::rowsApplied)
-                        .description("Rows written to the target (upserts and deletes)")
-                        .tags(tags)
-                        .register(registry),
-                FunctionCounter.builder(
-                                "changegrid.applier.transactions.applied",
-                                this,
-                                JdbcApplier::transactionsApplied)
-                        .description("Source transactions applied")
-                        .tags(tags)
-                        .register(registry),
-                FunctionCounter.builder("changegrid.applier.commits", this, JdbcApplier::commits)
-                        .description("Commit rounds, every lane committing once")
-                        .tags(tags)
-                        .register(registry),
-                FunctionCounter.builder(
-                                "changegrid.applier.changes.parked",
-                                this,
-                                JdbcApplier::changesParked)
-                        .description("Changes of parked tables recorded in the dead-letter table")
-                        .tags(tags)
-                        .register(registry));
+        return ApplierMeters.register(this, registry, tags);
     }
 
     /**
@@ -452,10 +447,18 @@ public final class JdbcApplier
         } else {
             transactionsApplied = transactionsApplied + 1;
         }
-        lastCompleteScn = transaction.scn();
+        if (transaction.snapshotChunk()) {
+            // A chunk moves the cursor its rows commit with, never the SCN: the next live
+            // transaction may sit exactly at the chunk's high watermark.
+            markSnapshot(
+                    mark.movedTo(
+                            transaction.completesSnapshot() ? null : transaction.snapshotCursor()));
+        } else {
+            lastCompleteScn = transaction.scn();
+        }
         if (CommitRound.pendingRows(lanes) >= options.maxRows()) {
             try {
-                commitAll(LaneCheckpoint.after(transaction.scn()));
+                commitAll(LaneCheckpoint.after(lastCompleteScn));
             } catch (SQLException | RowRefusedException e) {
                 return failed("committing at scn=" + transaction.scn(), e);
             }
@@ -465,6 +468,14 @@ public final class JdbcApplier
 
     @Override
     public CallbackResult onEndBatch(long checkpointScn) {
+        return onEndBatch(new Checkpoint(checkpointScn, mark.cursor()));
+    }
+
+    /** Commits every lane at the checkpoint's SCN, with its snapshot cursor. */
+    @Override
+    public CallbackResult onEndBatch(Checkpoint checkpoint) {
+        long checkpointScn = checkpoint.scn();
+        markSnapshot(mark.movedTo(checkpoint.snapshot()));
         try {
             commitAll(LaneCheckpoint.after(checkpointScn));
             lastCompleteScn = checkpointScn;
@@ -484,46 +495,24 @@ public final class JdbcApplier
         lastCompleteScn = checkpointScn;
     }
 
+    /** The mark the lanes' next commits write. */
+    private void markSnapshot(SnapshotMark next) {
+        mark = next;
+        for (Lane lane : lanes) {
+            lane.markSnapshot(next);
+        }
+    }
+
     private void commitAll(LaneCheckpoint to) throws SQLException {
         commitRound.commitAll(lanes, to);
     }
 
-    /**
-     * RETRY for errors that may pass, and for a permanent error naming its table when such tables
-     * are parked (after parking it); FAIL (by throwing, so the cause is kept) for the others.
-     */
+    /** What {@link TargetErrors} says; after RETRY the lanes are re-read before the next batch. */
     private CallbackResult failed(String what, Exception e) {
         lastError = what + ": " + e;
-        if (e instanceof SQLException sql && dialect.isTransient(sql)) {
-            LOG.warn("target error, batch will be retried: {}, error={}", what, e.toString());
-            resync = true;
-            return CallbackResult.RETRY;
-        }
-        RefusedTable refused = parking.enabled() ? RefusedTable.in(e) : null;
-        if (refused != null) {
-            return park(refused.sourceTable(), what, e);
-        }
-        if (e instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        throw new IllegalStateException(
-                "target write failed: " + what + ", target=" + dialect.name() + ", error=" + e, e);
-    }
-
-    /**
-     * Parks {@code table} (committed in the target before anything else) and has the batch retried:
-     * every lane rolls back, and the redelivered changes of the table are recorded, not applied.
-     */
-    private CallbackResult park(String table, String what, Exception e) {
-        String error = what + ": " + e.getMessage();
-        try {
-            parking.park(control, table, error);
-        } catch (SQLException parkingFailed) {
-            parkingFailed.addSuppressed(e);
-            return failed("parking table=" + table, parkingFailed);
-        }
+        CallbackResult result = errors.failed(control, what, e);
         resync = true;
-        return CallbackResult.RETRY;
+        return result;
     }
 
     private void closeConnections() {

@@ -2,12 +2,17 @@ package io.changegrid.appliers.jdbc;
 
 import io.changegrid.appliers.checkpoint.CheckpointTable;
 import io.changegrid.appliers.checkpoint.FencedException;
+import io.changegrid.appliers.checkpoint.SnapshotMark;
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The consumer's checkpoint as the target holds it: {@link #load} is the lowest lane's SCN, so a
@@ -20,6 +25,11 @@ import java.util.function.LongSupplier;
  * checkpoint write. What the lanes hold is read from the applier: a lane's SCN there is never ahead
  * of its row in the target (it moves after the commit), so a skipped write is never a lost one.
  *
+ * <p>The snapshot cursor (docs/bootstrap.md) is kept the same way: every lane's row holds it with
+ * its SCN ({@link SnapshotMark}), written by the commit of the chunk's rows; a load resumes with
+ * the lowest lane's, and a cursor that moved without rows is written on every lane here, in one
+ * statement with the SCN.
+ *
  * <p>Threading: as {@link CheckpointStore} says; its own connection, opened on first use.
  */
 final class TargetCheckpointStore implements CheckpointStore {
@@ -29,19 +39,27 @@ final class TargetCheckpointStore implements CheckpointStore {
     private final int lanes;
     private final LongSupplier epoch;
     private final LongSupplier committed;
+    private final Supplier<SnapshotMark> mark;
+    private final Consumer<SnapshotMark> marked;
     private Connection connection;
 
     /**
      * @param epoch the owner's epoch, carried by every write
      * @param committed the lowest SCN every lane committed, as the applier last wrote or read it;
      *     -1 while it holds no lanes
+     * @param mark the snapshot mark the lanes last committed or will commit next
+     * @param marked told of a mark written here, for the lanes' next commits
      */
     TargetCheckpointStore(
             TargetConnections connections,
             CheckpointTable checkpoints,
             int lanes,
             LongSupplier epoch,
-            LongSupplier committed) {
+            LongSupplier committed,
+            Supplier<SnapshotMark> mark,
+            Consumer<SnapshotMark> marked) {
+        this.mark = mark;
+        this.marked = marked;
         this.connections = connections;
         this.checkpoints = checkpoints;
         this.lanes = lanes;
@@ -59,18 +77,43 @@ final class TargetCheckpointStore implements CheckpointStore {
         }
     }
 
+    @Override
+    public synchronized Optional<Checkpoint> loadCheckpoint() throws IOException {
+        try {
+            OptionalLong scn = checkpoints.resumeScn(connection());
+            SnapshotMark resume = checkpoints.resumeMark(connection());
+            if (scn.isEmpty() && resume.cursor() == null) {
+                return Optional.empty();
+            }
+            return Optional.of(new Checkpoint(scn.orElse(-1), resume.cursor()));
+        } catch (SQLException e) {
+            drop();
+            throw new IOException("target checkpoint not readable: " + this + ", error=" + e, e);
+        }
+    }
+
+    @Override
+    public synchronized void save(long scn) throws IOException {
+        save(new Checkpoint(scn, mark.get().cursor()));
+    }
+
     /**
-     * Moves every lane to {@code scn}, unless every lane's commit already did.
+     * Moves every lane to the checkpoint's SCN and cursor, unless every lane's commit already did.
      *
      * @throws IOException if the target could not be written, or a newer owner holds the lanes
      */
     @Override
-    public synchronized void save(long scn) throws IOException {
-        if (committed.getAsLong() >= scn) {
+    public synchronized void save(Checkpoint checkpoint) throws IOException {
+        long scn = checkpoint.scn();
+        SnapshotMark current = mark.get();
+        SnapshotMark next = current.movedTo(checkpoint.snapshot());
+        if (committed.getAsLong() >= scn && next == current) {
             return;
         }
         try {
-            checkpoints.advanceAll(connection(), lanes, scn, epoch.getAsLong());
+            checkpoints.advanceAll(
+                    connection(), lanes, scn, next == current ? null : next, epoch.getAsLong());
+            marked.accept(next);
         } catch (SQLException e) {
             drop();
             throw new IOException(
@@ -78,6 +121,11 @@ final class TargetCheckpointStore implements CheckpointStore {
         } catch (FencedException e) {
             throw new IOException(e.getMessage(), e);
         }
+    }
+
+    @Override
+    public boolean keepsSnapshotCursor() {
+        return true;
     }
 
     private Connection connection() throws SQLException {

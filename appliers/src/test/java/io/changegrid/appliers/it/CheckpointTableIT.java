@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.changegrid.appliers.checkpoint.CheckpointTable;
 import io.changegrid.appliers.checkpoint.FencedException;
 import io.changegrid.appliers.checkpoint.LaneCheckpoint;
+import io.changegrid.appliers.checkpoint.SnapshotMark;
 import io.changegrid.appliers.dialect.Dialect;
 import io.changegrid.testkit.PostgresDatabaseExtension;
 import java.sql.Connection;
@@ -33,9 +34,20 @@ class CheckpointTableIT {
     private static void advance(
             Connection connection, CheckpointTable table, int lane, LaneCheckpoint to, long epoch)
             throws Exception {
+        advance(connection, table, lane, to, SnapshotMark.NONE, epoch);
+    }
+
+    private static void advance(
+            Connection connection,
+            CheckpointTable table,
+            int lane,
+            LaneCheckpoint to,
+            SnapshotMark mark,
+            long epoch)
+            throws Exception {
         connection.setAutoCommit(false);
         try (PreparedStatement advance = connection.prepareStatement(table.advanceSql())) {
-            table.advance(advance, lane, to, epoch);
+            table.advance(advance, lane, to, mark, epoch);
             connection.commit();
         } finally {
             connection.rollback();
@@ -64,6 +76,29 @@ class CheckpointTableIT {
                     .hasMessageContaining("lane count changed");
             table.advanceAll(connection, 2, 520, 0); // covers the partial transaction
             assertThat(table.claim(connection, 2, 0)).containsOnly(LaneCheckpoint.after(520));
+        }
+    }
+
+    @Test
+    void shouldResumeWithTheCursorOfTheLaneBehindWhenLanesCommittedDifferentChunks()
+            throws Exception {
+        CheckpointTable table = table("snapshot");
+        try (Connection connection = POSTGRES.database().connect()) {
+            table.create(connection);
+            table.prepareLanes(connection, 3);
+            assertThat(table.resumeMark(connection)).isEqualTo(SnapshotMark.NONE);
+            SnapshotMark first = SnapshotMark.NONE.movedTo("v1:10:a:b:AQ");
+            SnapshotMark second = first.movedTo("v1:20:a:b:Ag");
+            advance(connection, table, 0, LaneCheckpoint.after(700), second, 0);
+            advance(connection, table, 1, LaneCheckpoint.after(700), first, 0);
+            advance(connection, table, 2, LaneCheckpoint.after(700), second, 0);
+
+            assertThat(table.resumeScn(connection)).hasValue(700);
+            assertThat(table.resumeMark(connection)).isEqualTo(first);
+            assertThat(second.sequence()).isEqualTo(2);
+
+            table.advanceAll(connection, 3, 700, second.movedTo(null), 0);
+            assertThat(table.resumeMark(connection)).isEqualTo(new SnapshotMark(null, 3));
         }
     }
 

@@ -1,8 +1,10 @@
 package io.changegrid.consumer.group;
 
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.CheckpointingCallback;
 import java.io.IOException;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -43,6 +45,26 @@ final class CallbackCheckpointStore implements CheckpointStore {
     @Override
     public void save(long scn) throws IOException {
         callback.save(scn);
+    }
+
+    /**
+     * @throws io.changegrid.consumer.group.checkpoint.CheckpointFencedException if a newer owner
+     *     claimed the partition
+     */
+    @Override
+    public Optional<Checkpoint> loadCheckpoint() throws IOException {
+        group.load(); // the fence, as in load()
+        return callback.loadCheckpoint();
+    }
+
+    @Override
+    public void save(Checkpoint checkpoint) throws IOException {
+        callback.save(checkpoint);
+    }
+
+    @Override
+    public boolean keepsSnapshotCursor() {
+        return callback.keepsSnapshotCursor();
     }
 
     @Override

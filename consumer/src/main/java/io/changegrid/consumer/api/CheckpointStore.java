@@ -10,6 +10,12 @@ import java.util.OptionalLong;
  * saves it after every batch. Plug in another store to keep the checkpoint next to the callback's
  * data (in the same target database transaction, for exactly-once).
  *
+ * <p><b>Snapshots.</b> A consumer that snapshots (docs/bootstrap.md) keeps a snapshot cursor with
+ * its SCN, as one {@link Checkpoint}: a store that can, overrides {@link #loadCheckpoint}, {@link
+ * #save(Checkpoint)} and {@link #keepsSnapshotCursor} and writes both in one atomic step. A store
+ * that only implements the SCN methods still serves a consumer that never snapshots; one that
+ * snapshots refuses to start with it.
+ *
  * <p>Threading: {@link #load} is called by the thread that starts the consumer, {@link #save} only
  * on the consumer's dispatcher thread; never concurrently.
  */
@@ -52,4 +58,40 @@ public interface CheckpointStore {
      * checkpoint of that timeline is saved.
      */
     default void adoptTimeline(String timeline) {}
+
+    /**
+     * The saved checkpoint with its snapshot cursor. The default reads {@link #load()}: no cursor.
+     *
+     * @return the checkpoint, or empty if none was saved yet
+     * @throws IOException as {@link #load()}
+     */
+    default Optional<Checkpoint> loadCheckpoint() throws IOException {
+        OptionalLong scn = load();
+        return scn.isPresent() ? Optional.of(Checkpoint.at(scn.getAsLong())) : Optional.empty();
+    }
+
+    /**
+     * Saves the SCN and the snapshot cursor durably and atomically: a crash leaves the old pair or
+     * the new one. The default saves a checkpoint without a cursor with {@link #save(long)} and
+     * refuses one with a cursor.
+     *
+     * @throws IOException if it could not be saved, or this store keeps no cursor
+     */
+    default void save(Checkpoint checkpoint) throws IOException {
+        if (checkpoint.inSnapshot()) {
+            throw new IOException(
+                    "checkpoint store keeps no snapshot cursor: store="
+                            + this
+                            + ", checkpoint="
+                            + checkpoint);
+        }
+        save(checkpoint.scn());
+    }
+
+    /**
+     * Whether {@link #save(Checkpoint)} keeps a snapshot cursor; a snapshotting consumer needs it.
+     */
+    default boolean keepsSnapshotCursor() {
+        return false;
+    }
 }

@@ -39,6 +39,16 @@ package io.changegrid.consumer.api;
  * its own unless other threads read its state. A callback may block (e.g. on a database write); the
  * consumer keeps pulling from the relay meanwhile until its buffer is full.
  *
+ * <p><b>Snapshots</b> (docs/bootstrap.md). A consumer configured to snapshot ({@code start:
+ * snapshot}, {@code bootstrap.onTooOld: snapshot}) also receives the rows that already exist, as
+ * <em>snapshot chunks</em> between the live transactions: a chunk arrives like a transaction
+ * ({@link TransactionInfo#snapshotChunk()} true) whose events are INSERTs with {@link
+ * EventView#isSnapshot()} true. Apply them as upserts. Live changes of rows not yet copied arrive
+ * as usual: an UPDATE carries the whole row, and a DELETE may name a row you do not hold. After the
+ * last chunk ({@link TransactionInfo#completesSnapshot()}) {@link #onSnapshotComplete} is called:
+ * from then on the copy is whole and only live changes follow. A chunk moves the snapshot cursor
+ * that {@link #onEndBatch(Checkpoint)} names, never the checkpoint SCN.
+ *
  * <p>Only {@link #onEvent} must be implemented; the other methods default to {@code SUCCESS}.
  */
 @FunctionalInterface
@@ -73,6 +83,26 @@ public interface ConsumerCallback {
      *     transaction, or a later one when heartbeats or left-out transactions followed it
      */
     default CallbackResult onEndBatch(long checkpointScn) {
+        return CallbackResult.SUCCESS;
+    }
+
+    /**
+     * The batch is complete, with the snapshot cursor checkpointed alongside the SCN: a callback
+     * that keeps its checkpoint next to its data (exactly once) writes both in the same target
+     * transaction. The default calls {@link #onEndBatch(long)}.
+     *
+     * @param checkpoint the checkpoint that will be saved: the SCN as in {@link #onEndBatch(long)},
+     *     and the snapshot cursor after the batch's last chunk (null when no snapshot is running)
+     */
+    default CallbackResult onEndBatch(Checkpoint checkpoint) {
+        return onEndBatch(checkpoint.scn());
+    }
+
+    /**
+     * The snapshot is complete: the last chunk was delivered (its {@code onEndTransaction}
+     * returned). Called inside the batch; the checkpoint saved after it has no snapshot cursor.
+     */
+    default CallbackResult onSnapshotComplete() {
         return CallbackResult.SUCCESS;
     }
 

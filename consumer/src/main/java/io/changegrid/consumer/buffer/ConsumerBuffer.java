@@ -56,6 +56,7 @@ public final class ConsumerBuffer {
     private final int[] entryLength;
     private final long[] entryLastScn;
     private final int[] entrySource;
+    private final String[] entrySnapshot;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition published = lock.newCondition();
@@ -91,6 +92,7 @@ public final class ConsumerBuffer {
         this.entryLength = new int[slots];
         this.entryLastScn = new long[slots];
         this.entrySource = new int[slots];
+        this.entrySnapshot = new String[slots];
     }
 
     public int capacity() {
@@ -157,6 +159,17 @@ public final class ConsumerBuffer {
      *     schemas
      */
     public void publish(int length, long lastScn, int source) {
+        publish(length, lastScn, source, null);
+    }
+
+    /**
+     * Publishes the claimed entry to the reader, with the snapshot cursor after it.
+     *
+     * @param snapshot the snapshot cursor after the entry (docs/bootstrap.md): the cursor its
+     *     chunk, if any, moved to; null when no snapshot is in progress after it
+     * @see #publish(int, long, int)
+     */
+    public void publish(int length, long lastScn, int source, String snapshot) {
         if (claimStart < 0) {
             throw new IllegalStateException("publish without a claim: length=" + length);
         }
@@ -168,6 +181,7 @@ public final class ConsumerBuffer {
             entryLength[slot] = length;
             entryLastScn[slot] = lastScn;
             entrySource[slot] = source;
+            entrySnapshot[slot] = snapshot;
             writePosition = claimStart + length;
             usedBytes = writePosition - releasePosition;
             claimStart = -1;
@@ -263,6 +277,11 @@ public final class ConsumerBuffer {
     /** The relay a published, unreleased entry came from. */
     public int entrySource(long sequence) {
         return entrySource[(int) (sequence & entryMask)];
+    }
+
+    /** The snapshot cursor after a published, unreleased entry; null outside a snapshot. */
+    public String entrySnapshot(long sequence) {
+        return entrySnapshot[(int) (sequence & entryMask)];
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.changegrid.consumer.checkpoint;
 
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,11 +15,13 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Keeps the checkpoint in a small text file ({@code scn=4294967396}, and {@code
- * timeline=mariadb-gtid:domain=0} once the relays' timeline is known), replaced atomically: the new
- * content goes to a temporary file in the same directory, which is synced, renamed over the old
- * file, and the directory is synced so the rename survives a crash. A reader therefore sees the old
- * checkpoint or the new one, never a torn file.
+ * Keeps the checkpoint in a small text file, replaced atomically: {@code scn=4294967396} on the
+ * first line, while a snapshot runs {@code snapshot=<cursor>} after it (a file without that line,
+ * as every file written before snapshots existed, has no cursor), and {@code
+ * timeline=mariadb-gtid:domain=0} once the relays' timeline is known. The new content goes to a
+ * temporary file in the same directory, which is synced, renamed over the old file, and the
+ * directory is synced so the rename survives a crash. A reader therefore sees the old checkpoint or
+ * the new one, never a torn file.
  *
  * <p>Threading: {@link #load} and {@link #save} must not run concurrently (the consumer never
  * does).
@@ -27,6 +30,7 @@ public final class FileCheckpointStore implements CheckpointStore {
 
     private static final String KEY = "scn=";
     private static final String TIMELINE = "timeline=";
+    private static final String SNAPSHOT = "snapshot=";
 
     private final Path file;
     private final Path temporary;
@@ -47,23 +51,38 @@ public final class FileCheckpointStore implements CheckpointStore {
 
     @Override
     public OptionalLong load() throws IOException {
+        Optional<Checkpoint> checkpoint = loadCheckpoint();
+        return checkpoint.isPresent()
+                ? OptionalLong.of(checkpoint.get().scn())
+                : OptionalLong.empty();
+    }
+
+    @Override
+    public Optional<Checkpoint> loadCheckpoint() throws IOException {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            return OptionalLong.empty();
+            return Optional.empty();
         }
+        Long scn = null;
+        String snapshot = null;
         for (String line : text.split("\n")) {
             if (line.startsWith(KEY)) {
                 try {
-                    return OptionalLong.of(Long.parseLong(line.substring(KEY.length()).trim()));
+                    scn = Long.parseLong(line.substring(KEY.length()).trim());
                 } catch (NumberFormatException e) {
                     throw new IOException(
                             "checkpoint file holds no SCN: file=" + file + ", line=" + line, e);
                 }
+            } else if (line.startsWith(SNAPSHOT) && line.length() > SNAPSHOT.length()) {
+                snapshot = line.substring(SNAPSHOT.length()).trim();
             }
         }
-        throw new IOException("checkpoint file holds no SCN: file=" + file + ", text=" + text);
+        if (scn == null) {
+            throw new IOException("checkpoint file holds no SCN: file=" + file + ", text=" + text);
+        }
+        return Optional.of(new Checkpoint(scn, snapshot));
     }
 
     /** The {@code timeline=} line of the file, if it has one (files before timelines have not). */
@@ -91,11 +110,23 @@ public final class FileCheckpointStore implements CheckpointStore {
 
     @Override
     public void save(long scn) throws IOException {
+        save(Checkpoint.at(scn));
+    }
+
+    @Override
+    public void save(Checkpoint checkpoint) throws IOException {
+        String text =
+                KEY
+                        + checkpoint.scn()
+                        + "\n"
+                        + (checkpoint.inSnapshot() ? SNAPSHOT + checkpoint.snapshot() + "\n" : "");
         Path directory = file.getParent();
         Files.createDirectories(directory);
         String onTimeline = timeline;
-        String text = KEY + scn + "\n" + (onTimeline == null ? "" : TIMELINE + onTimeline + "\n");
-        ByteBuffer content = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+        if (onTimeline != null) {
+            text += TIMELINE + onTimeline + "\n";
+        }
+        ByteBuffer content = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
         try (FileChannel out =
                 FileChannel.open(
                         temporary,
@@ -115,6 +146,11 @@ public final class FileCheckpointStore implements CheckpointStore {
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);
         }
+    }
+
+    @Override
+    public boolean keepsSnapshotCursor() {
+        return true;
     }
 
     @Override

@@ -30,6 +30,8 @@ import java.util.Map;
  * @param credentials TLS files and bearer token the consumer reaches relays with
  * @param stallTimeout how long a relay's source time may stay unchanged before the consumer moves
  *     to the next relay; zero for never
+ * @param start where a consumer without a checkpoint starts
+ * @param onTooOld what to do when every relay answers 410
  */
 public record ConsumerConfig(
         List<URI> relays,
@@ -45,9 +47,13 @@ public record ConsumerConfig(
         Backoff retryBackoff,
         int retryLimit,
         RelayCredentials credentials,
-        Duration stallTimeout) {
+        Duration stallTimeout,
+        StartPosition start,
+        TooOldAction onTooOld) {
 
     public ConsumerConfig {
+        start = start == null ? StartPosition.OLDEST : start;
+        onTooOld = onTooOld == null ? TooOldAction.FAIL : onTooOld;
         relays = List.copyOf(relays);
         credentials = credentials == null ? RelayCredentials.NONE : credentials;
         stallTimeout = stallTimeout == null ? Duration.ZERO : stallTimeout;
@@ -136,7 +142,14 @@ public record ConsumerConfig(
                         config.get(CALLBACK_RETRY_BACKOFF), config.get(CALLBACK_RETRY_BACKOFF_MAX)),
                 config.get(CALLBACK_RETRY_LIMIT),
                 credentials,
-                config.get(FETCH_STALL_TIMEOUT));
+                config.get(FETCH_STALL_TIMEOUT),
+                config.get(START),
+                config.get(BOOTSTRAP_ON_TOO_OLD));
+    }
+
+    /** Whether this consumer may snapshot, and so needs a store that keeps a snapshot cursor. */
+    public boolean snapshots() {
+        return start == StartPosition.SNAPSHOT || onTooOld == TooOldAction.SNAPSHOT;
     }
 
     /**

@@ -55,6 +55,26 @@ public final class ConsumerSettings {
                             "The number of partitions the stream is split into (1: not split).")
                     .validatedBy(v -> v >= 1 && v <= 65_536, "1..65536");
 
+    public static final ConfigKey<StartPosition> START =
+            ConfigKey.of(
+                    "start",
+                    ValueKind.oneOf(StartPosition.class),
+                    StartPosition.OLDEST,
+                    "Where a consumer without a checkpoint starts: oldest (the oldest transaction a"
+                            + " relay holds; the live stream only) or snapshot (a snapshot of the"
+                            + " subscription at the relay's newest SCN, then the live stream; see"
+                            + " docs/bootstrap.md). A consumer with a checkpoint continues after it,"
+                            + " and finishes a snapshot it checkpointed in.");
+    public static final ConfigKey<TooOldAction> BOOTSTRAP_ON_TOO_OLD =
+            ConfigKey.of(
+                    "bootstrap.onTooOld",
+                    ValueKind.oneOf(TooOldAction.class),
+                    TooOldAction.FAIL,
+                    "What to do when every relay answers that the checkpoint is older than its"
+                            + " buffer (410): fail (stop with BootstrapRequiredException) or snapshot"
+                            + " (begin a snapshot at the relay's newest SCN and go on; the checkpoint"
+                            + " store must keep a snapshot cursor).");
+
     public static final ConfigKey<Long> BUFFER_CAPACITY =
             ConfigKey.of(
                             "buffer.capacity",
@@ -195,6 +215,8 @@ public final class ConsumerSettings {
                                 SUBSCRIPTION_TABLES,
                                 SUBSCRIPTION_PARTITION,
                                 SUBSCRIPTION_PARTITIONS,
+                                START,
+                                BOOTSTRAP_ON_TOO_OLD,
                                 BUFFER_CAPACITY,
                                 FETCH_MAX_BYTES,
                                 FETCH_GZIP,

@@ -3,6 +3,7 @@ package io.changegrid.consumer.dispatch;
 import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.events.Operation;
 import io.changegrid.events.frame.EventFrame;
+import io.changegrid.events.frame.FrameLayout;
 import java.nio.ByteBuffer;
 
 /**
@@ -40,6 +41,9 @@ final class BufferCursor {
     private int transactionStart;
     private int endFrame;
     private int frames;
+    private boolean chunk;
+    private boolean completesSnapshot;
+    private String snapshot;
 
     BufferCursor(ConsumerBuffer buffer) {
         this.buffer = buffer;
@@ -62,6 +66,7 @@ final class BufferCursor {
         }
         if (position == end) {
             scn = buffer.entryLastScn(sequence);
+            snapshot = buffer.entrySnapshot(sequence);
             timeMicros = 0;
             sequence++;
             position = -1;
@@ -81,6 +86,9 @@ final class BufferCursor {
             frame.wrap(view, at);
             if (frame.isEndOfTransaction()) {
                 endFrame = at;
+                chunk = frame.isSnapshot();
+                completesSnapshot = (frame.flags() & FrameLayout.FLAG_SNAPSHOT_COMPLETE) != 0;
+                snapshot = buffer.entrySnapshot(sequence);
                 position = at + frame.length();
                 return TRANSACTION;
             }
@@ -113,6 +121,24 @@ final class BufferCursor {
     /** The SCN of the current transaction or heartbeat, or the checkpoint after an entry. */
     long scn() {
         return scn;
+    }
+
+    /**
+     * The snapshot cursor after the current entry: at an entry end, and for a snapshot chunk (the
+     * last transaction of its entry, which the cursor belongs to); null outside a snapshot.
+     */
+    String snapshot() {
+        return snapshot;
+    }
+
+    /** Whether the current transaction is a snapshot chunk, not a source transaction. */
+    boolean chunk() {
+        return chunk;
+    }
+
+    /** Whether the current transaction is the snapshot's last chunk. */
+    boolean completesSnapshot() {
+        return completesSnapshot;
     }
 
     /** The commit (or heartbeat) time of the current item, microseconds; 0 for an entry end. */

@@ -2,6 +2,7 @@ package io.changegrid.consumer.dispatch;
 
 import io.changegrid.consumer.api.CallbackFailedException;
 import io.changegrid.consumer.api.CallbackResult;
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.ConsumerException;
@@ -9,10 +10,7 @@ import io.changegrid.consumer.api.TransactionInfo;
 import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.Backoff;
 import io.changegrid.consumer.config.ConsumerConfig;
-import io.changegrid.events.frame.EventFrame;
 import io.changegrid.events.schema.SchemaRegistry;
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -58,7 +56,6 @@ public final class Dispatcher implements Runnable {
     private static final long GATE_POLL_MILLIS = 20;
 
     private final ConsumerBuffer buffer;
-    private final ByteBuffer frames;
     private final ConsumerCallback callback;
     private final CheckpointStore store;
     private final int maxTransactions;
@@ -66,24 +63,15 @@ public final class Dispatcher implements Runnable {
     private final Backoff retryBackoff;
     private final int retryLimit;
     private final BufferCursor cursor;
-    private final FrameEventView view;
-    private final EventFrame frame = new EventFrame();
+    private final TransactionDelivery delivery;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final DeliveryGate gate;
 
-    private long pendingScn;
-    private long pendingTimeMicros;
+    private final CheckpointProgress progress;
     private int retriesInRow;
     private boolean finished;
-    private CallbackResult abandonResult;
-    private String abandonMethod;
-    private long abandonScn;
-    private int abandonIndex;
-    private Throwable abandonCause;
 
     private volatile boolean stopping;
-    private volatile long savedScn;
-    private volatile long checkpointTimeMicros;
     private volatile long eventsDelivered;
     private volatile long transactionsDelivered;
     private volatile long batches;
@@ -122,9 +110,27 @@ public final class Dispatcher implements Runnable {
             CheckpointStore store,
             long startScn,
             DeliveryGate gate) {
+        this(config, buffer, registries, callback, store, Checkpoint.at(startScn), gate);
+    }
+
+    /**
+     * A dispatcher starting at a checkpoint with a snapshot cursor (docs/bootstrap.md); the other
+     * parameters as {@link #Dispatcher(ConsumerConfig, ConsumerBuffer, List, ConsumerCallback,
+     * CheckpointStore, long, DeliveryGate)}.
+     *
+     * @param start the checkpoint the consumer started after, with the snapshot cursor the puller
+     *     starts with
+     */
+    public Dispatcher(
+            ConsumerConfig config,
+            ConsumerBuffer buffer,
+            List<SchemaRegistry> registries,
+            ConsumerCallback callback,
+            CheckpointStore store,
+            Checkpoint start,
+            DeliveryGate gate) {
         this.gate = gate;
         this.buffer = buffer;
-        this.frames = buffer.view();
         this.callback = callback;
         this.store = store;
         this.maxTransactions = config.batchMaxTransactions();
@@ -132,9 +138,10 @@ public final class Dispatcher implements Runnable {
         this.retryBackoff = config.retryBackoff();
         this.retryLimit = config.retryLimit();
         this.cursor = new BufferCursor(buffer);
-        this.view = new FrameEventView(buffer.view(), registries);
-        this.savedScn = startScn;
-        this.pendingScn = startScn;
+        this.delivery =
+                new TransactionDelivery(
+                        buffer.view(), new FrameEventView(buffer.view(), registries), callback);
+        this.progress = new CheckpointProgress(start);
     }
 
     @Override
@@ -145,14 +152,14 @@ public final class Dispatcher implements Runnable {
                     return;
                 }
                 // Progress from heartbeats is saved as soon as nothing else is buffered.
-                int item = cursor.next(pendingScn > savedScn ? 0 : IDLE_WAIT_NANOS);
+                int item = cursor.next(progress.moved() ? 0 : IDLE_WAIT_NANOS);
                 if (item == BufferCursor.TRANSACTION) {
                     if (!runBatch()) {
                         return;
                     }
                 } else if (item == BufferCursor.HEARTBEAT || item == BufferCursor.ENTRY_END) {
-                    advance(cursor.scn(), cursor.timeMicros());
-                    if (pendingScn == savedScn) {
+                    advance(item);
+                    if (!progress.moved()) {
                         settle();
                     }
                 } else if (item == BufferCursor.NOTHING_YET) {
@@ -185,12 +192,12 @@ public final class Dispatcher implements Runnable {
 
     /** The last checkpoint saved, or the start checkpoint. */
     public long checkpointScn() {
-        return savedScn;
+        return progress.savedScn();
     }
 
     /** The commit (or heartbeat) time at the last checkpoint, microseconds; 0 if unknown. */
     public long checkpointTimeMicros() {
-        return checkpointTimeMicros;
+        return progress.savedTimeMicros();
     }
 
     /** Events of whole transactions delivered, re-deliveries included. */
@@ -261,17 +268,27 @@ public final class Dispatcher implements Runnable {
                 if (!gate.isOpen()) {
                     return suspend(true);
                 }
-                if (!deliverTransaction()) {
+                long delivering = System.nanoTime();
+                TransactionDelivery.Abandoned abandoned = delivery.deliver(cursor);
+                timeCallback(delivering);
+                if (abandoned != null) {
                     return abandon(
-                            abandonResult, abandonMethod, abandonScn, abandonIndex, abandonCause);
+                            abandoned.result(),
+                            abandoned.method(),
+                            abandoned.scn(),
+                            abandoned.index(),
+                            abandoned.cause());
                 }
+                eventsDelivered = eventsDelivered + cursor.frames();
+                transactionsDelivered = transactionsDelivered + 1;
+                bytesDelivered = bytesDelivered + delivery.bytes();
                 count++;
-                advance(cursor.scn(), cursor.timeMicros());
+                advance(item);
                 if (count >= maxTransactions || stopping) {
                     break;
                 }
             } else if (item == BufferCursor.HEARTBEAT || item == BufferCursor.ENTRY_END) {
-                advance(cursor.scn(), cursor.timeMicros());
+                advance(item);
                 // Room is freed a whole entry (one fetched response) at a time: a puller waiting
                 // for room gets it when the batch ends at an entry's end, not before. Ending after
                 // every transaction instead would give a consumer catching up one-transaction
@@ -289,15 +306,16 @@ public final class Dispatcher implements Runnable {
             return suspend(true);
         }
         long ending = System.nanoTime();
+        Checkpoint checkpoint = progress.pending();
         try {
-            result = callback.onEndBatch(pendingScn);
+            result = callback.onEndBatch(checkpoint);
         } catch (Throwable t) {
             timeCallback(ending);
-            return abandon(CallbackResult.FAIL, "onEndBatch", pendingScn, -1, t);
+            return abandon(CallbackResult.FAIL, "onEndBatch", checkpoint.scn(), -1, t);
         }
         timeCallback(ending);
         if (result != CallbackResult.SUCCESS) {
-            return abandon(result, "onEndBatch", pendingScn, -1, null);
+            return abandon(result, "onEndBatch", checkpoint.scn(), -1, null);
         }
         settle();
         retriesInRow = 0;
@@ -311,74 +329,6 @@ public final class Dispatcher implements Runnable {
      */
     private void timeCallback(long started) {
         callbackNanos = callbackNanos + (System.nanoTime() - started);
-    }
-
-    /** Delivers the transaction the cursor is on; false (and why in the abandon fields) if not. */
-    private boolean deliverTransaction() {
-        long started = System.nanoTime();
-        boolean delivered = deliverTransactionTimed();
-        timeCallback(started);
-        return delivered;
-    }
-
-    private boolean deliverTransactionTimed() {
-        int source = cursor.source();
-        frame.wrap(frames, cursor.endFrame());
-        int eventCount = frame.index();
-        frame.wrap(frames, cursor.transactionStart());
-        TransactionInfo transaction =
-                new TransactionInfo(
-                        frame.sourceId(),
-                        frame.scn(),
-                        frame.transactionId(),
-                        frame.commitTimeMicros(),
-                        eventCount,
-                        cursor.frames());
-        long scn = transaction.scn();
-        CallbackResult result;
-        try {
-            result = callback.onStartTransaction(transaction);
-        } catch (Throwable t) {
-            return abandoned(CallbackResult.FAIL, "onStartTransaction", scn, -1, t);
-        }
-        if (result != CallbackResult.SUCCESS) {
-            return abandoned(result, "onStartTransaction", scn, -1, null);
-        }
-        int offset = cursor.transactionStart();
-        for (int i = 0; i < transaction.deliveredCount(); i++) {
-            view.wrap(frames, offset, source, transaction.transactionId());
-            try {
-                result = callback.onEvent(view);
-            } catch (Throwable t) {
-                return abandoned(CallbackResult.FAIL, "onEvent", scn, view.index(), t);
-            }
-            if (result != CallbackResult.SUCCESS) {
-                return abandoned(result, "onEvent", scn, view.index(), null);
-            }
-            offset += view.frameLength();
-        }
-        try {
-            result = callback.onEndTransaction(transaction);
-        } catch (Throwable t) {
-            return abandoned(CallbackResult.FAIL, "onEndTransaction", scn, -1, t);
-        }
-        if (result != CallbackResult.SUCCESS) {
-            return abandoned(result, "onEndTransaction", scn, -1, null);
-        }
-        eventsDelivered = eventsDelivered + transaction.deliveredCount();
-        transactionsDelivered = transactionsDelivered + 1;
-        bytesDelivered = bytesDelivered + (offset - cursor.transactionStart());
-        return true;
-    }
-
-    private boolean abandoned(
-            CallbackResult result, String method, long scn, int index, Throwable cause) {
-        abandonResult = result;
-        abandonMethod = method;
-        abandonScn = scn;
-        abandonIndex = index;
-        abandonCause = cause;
-        return false;
     }
 
     /**
@@ -396,9 +346,9 @@ public final class Dispatcher implements Runnable {
                         + scn
                         + (index >= 0 ? ", index=" + index : "")
                         + ", checkpoint="
-                        + savedScn;
+                        + progress.savedScn();
         try {
-            callback.onRollback(savedScn);
+            callback.onRollback(progress.savedScn());
         } catch (Throwable t) {
             if (cause != null) {
                 t.addSuppressed(cause);
@@ -408,8 +358,7 @@ public final class Dispatcher implements Runnable {
             return false;
         }
         cursor.rewind();
-        pendingScn = savedScn;
-        pendingTimeMicros = checkpointTimeMicros;
+        progress.rewind();
         if (result == null) {
             failure = new CallbackFailedException("callback returned null: " + where, scn, null);
             return false;
@@ -459,20 +408,19 @@ public final class Dispatcher implements Runnable {
     private boolean suspend(boolean started) {
         if (started) {
             try {
-                callback.onRollback(savedScn);
+                callback.onRollback(progress.savedScn());
             } catch (Throwable t) {
                 failure =
                         new CallbackFailedException(
                                 "callback failed in onRollback: method=onRollback, checkpoint="
-                                        + savedScn,
-                                savedScn,
+                                        + progress.savedScn(),
+                                progress.savedScn(),
                                 t);
                 return false;
             }
         }
         cursor.rewind();
-        pendingScn = savedScn;
-        pendingTimeMicros = checkpointTimeMicros;
+        progress.rewind();
         return true;
     }
 
@@ -486,7 +434,7 @@ public final class Dispatcher implements Runnable {
         LOG.warn(
                 "delivery waits, the partition's ownership is in doubt: store={}, checkpoint={}",
                 store,
-                savedScn);
+                progress.savedScn());
         while (!stopRequested.await(GATE_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
             if (gate.isOpen()) {
                 LOG.info(
@@ -500,12 +448,18 @@ public final class Dispatcher implements Runnable {
         return false;
     }
 
-    private void advance(long scn, long timeMicros) {
-        if (scn > pendingScn) {
-            pendingScn = scn;
+    /**
+     * Takes the item just delivered into the pending checkpoint: a snapshot chunk moves the cursor
+     * (after its rows were handed over), never the SCN; an entry end moves both.
+     */
+    private void advance(int item) {
+        if (item == BufferCursor.TRANSACTION && cursor.chunk()) {
+            progress.snapshotMoved(cursor.snapshot());
+            return;
         }
-        if (timeMicros > 0) {
-            pendingTimeMicros = timeMicros;
+        progress.advance(cursor.scn(), cursor.timeMicros());
+        if (item == BufferCursor.ENTRY_END) {
+            progress.snapshotMoved(cursor.snapshot());
         }
     }
 
@@ -514,21 +468,14 @@ public final class Dispatcher implements Runnable {
      * entries wholly before the cursor.
      */
     private void settle() {
-        if (pendingScn > savedScn) {
+        if (progress.moved()) {
             if (!gate.isOpen()) {
                 // Nothing is checkpointed while ownership is in doubt (a heartbeat's progress, or
                 // a batch whose onEndBatch ran as the gate closed): kept pending, saved if the
                 // gate opens again, else the next owner resumes before it.
                 return;
             }
-            try {
-                store.save(pendingScn);
-            } catch (IOException e) {
-                throw new ConsumerException(
-                        "checkpoint not saved: scn=" + pendingScn + ", store=" + store, e);
-            }
-            savedScn = pendingScn;
-            checkpointTimeMicros = pendingTimeMicros;
+            progress.save(store);
         }
         cursor.mark();
         buffer.release(cursor.markSequence());

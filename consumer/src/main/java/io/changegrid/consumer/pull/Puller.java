@@ -1,23 +1,19 @@
 package io.changegrid.consumer.pull;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
-import io.changegrid.consumer.config.Subscription;
+import io.changegrid.consumer.config.TooOldAction;
 import io.changegrid.consumer.schema.SchemaCache;
 import io.changegrid.protocol.RelayClient;
-import io.changegrid.protocol.StreamParameters;
+import io.changegrid.protocol.SnapshotCursor;
 import io.changegrid.protocol.StreamResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +45,12 @@ import org.slf4j.LoggerFactory;
  * and copied once more into a claim of its full size; one larger than {@code buffer.capacity} stops
  * the consumer with an error naming that setting.
  *
+ * <p>Snapshots (docs/bootstrap.md): while one runs, every request carries the snapshot cursor the
+ * last response gave ({@code start} for the first), and each response is published with the cursor
+ * after it, for the dispatcher to checkpoint once the response's chunk was delivered. When every
+ * relay answers 410 and {@code bootstrap.onTooOld} is {@code snapshot}, it begins a snapshot at the
+ * relay's newest SCN ({@code from=-1&snapshot=start}).
+ *
  * <p>Threading: {@link #run} on the puller thread, which owns all mutable state; {@link #stop} and
  * the getters from any thread. Jetty's client threads only deliver response bytes to the input
  * stream the puller thread reads.
@@ -56,9 +58,6 @@ import org.slf4j.LoggerFactory;
 public final class Puller implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Puller.class);
-    private static final JsonFactory JSON = new JsonFactory();
-    private static final int MAX_ERROR_BODY = 512;
-    private static final int UNKNOWN_SOURCE = -1;
 
     private final List<URI> relays;
     private final ConsumerBuffer buffer;
@@ -76,20 +75,13 @@ public final class Puller implements Runnable {
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private long position;
 
+    /** The snapshot cursor to send; null when no snapshot runs. */
+    private String snapshot;
+
     /** The relay last picked: moving to another starts its stall window afresh. */
     private int pickedRelay = -1;
 
-    /** The source of the first relay that answered: every relay must read the same. */
-    private int sourceId = UNKNOWN_SOURCE;
-
-    private URI sourceRelay;
-
-    /**
-     * Per relay, the schema fingerprint of its first response: a relay restarted with policies that
-     * transform otherwise serves other columns under table ids and versions this consumer has
-     * cached, so a change stops the consumer rather than decode with stale schemas.
-     */
-    private final String[] schemaFingerprints;
+    private final RelayIdentity identity;
 
     private volatile Request inFlight;
     private volatile boolean stopping;
@@ -113,13 +105,19 @@ public final class Puller implements Runnable {
             List<SchemaCache> schemas,
             RelayClient http,
             long startScn) {
-        this(config, buffer, schemas, http, startScn, null, adopted -> {});
+        this(config, buffer, schemas, http, startScn, null, null, adopted -> {});
     }
 
     /**
-     * As above, for a checkpoint on {@code startTimeline} (null when it names none), which the
-     * puller keeps to ({@link TimelineGuard}); {@code adoptTimeline} is told the timeline such a
-     * checkpoint takes from the first relay that names one.
+     * A puller that continues a snapshot, or begins one, on a timeline; the other parameters as
+     * {@link #Puller(ConsumerConfig, ConsumerBuffer, List, RelayClient, long)}.
+     *
+     * @param startSnapshot the snapshot cursor to continue with ({@code start} to begin one, at the
+     *     relay's newest SCN when {@code startScn} is -1), or null for the live stream only
+     * @param startTimeline the timeline of the checkpoint (null when it names none), which the
+     *     puller keeps to ({@link TimelineGuard})
+     * @param adoptTimeline told the timeline such a checkpoint takes from the first relay that
+     *     names one
      */
     public Puller(
             ConsumerConfig config,
@@ -127,11 +125,13 @@ public final class Puller implements Runnable {
             List<SchemaCache> schemas,
             RelayClient http,
             long startScn,
+            String startSnapshot,
             String startTimeline,
             java.util.function.Consumer<String> adoptTimeline) {
+        this.snapshot = startSnapshot;
         this.timeline = new TimelineGuard(startTimeline, adoptTimeline);
         this.relays = config.relays();
-        this.schemaFingerprints = new String[relays.size()];
+        this.identity = new RelayIdentity(relays.size());
         this.buffer = buffer;
         this.schemas = schemas;
         this.http = http;
@@ -139,20 +139,16 @@ public final class Puller implements Runnable {
         for (URI relay : relays) {
             names.add(relay.toString());
         }
-        this.failover = new RelayFailover(names, config.fetchBackoff());
+        this.failover =
+                new RelayFailover(
+                        names, config.fetchBackoff(), config.onTooOld() == TooOldAction.SNAPSHOT);
         this.stall = new StallWatch(config.stallTimeout().toNanos());
         this.stallTimeoutText = config.stallTimeout().toMillis() + "ms";
         this.requestBytes = Math.min(config.fetchMaxBytes(), buffer.capacity());
         this.bodies = new BodyReader(buffer, requestBytes);
         this.requestTimeoutMillis =
                 config.pollTimeout().toMillis() + config.requestTimeout().toMillis();
-        this.fixedQuery =
-                parameter(StreamParameters.MAX_BYTES, Integer.toString(requestBytes))
-                        + parameter(
-                                StreamParameters.TIMEOUT_MS,
-                                Long.toString(config.pollTimeout().toMillis()))
-                        + parameter(StreamParameters.FORMAT, "binary")
-                        + subscriptionQuery(config.subscription());
+        this.fixedQuery = StreamQuery.fixed(config, requestBytes);
         this.position = startScn;
         this.publishedPosition = startScn;
     }
@@ -280,7 +276,13 @@ public final class Puller implements Runnable {
         int relayIndex = failover.relay();
         URI relay = relays.get(relayIndex);
         InputStreamResponseListener listener = new InputStreamResponseListener();
-        Request request = http.stream(relay, position, fixedQuery, requestTimeoutMillis);
+        String sentSnapshot = snapshot;
+        Request request =
+                http.stream(
+                        relay,
+                        position,
+                        fixedQuery + StreamQuery.snapshot(sentSnapshot),
+                        requestTimeoutMillis);
         String url = request.getURI().toString();
         inFlight = request;
         try {
@@ -300,22 +302,22 @@ public final class Puller implements Runnable {
                 relayFailed(relay, "no answer in time: timeoutMillis=" + requestTimeoutMillis);
                 return;
             } catch (ExecutionException e) {
-                relayFailed(relay, describe(e.getCause()));
+                relayFailed(relay, ErrorBodies.describe(e.getCause()));
                 return;
             }
             try (InputStream body = listener.getInputStream()) {
                 switch (response.getStatus()) {
-                    case 200 -> receive(relayIndex, relay, response, body, claim);
+                    case 200 -> receive(relayIndex, relay, response, body, claim, sentSnapshot);
                     case StreamResponse.TOO_OLD -> tooOld(relay, body);
                     case StreamResponse.NOT_FETCHING ->
-                            relayFailed(relay, "relay not fetching: " + errorText(body));
+                            relayFailed(relay, "relay not fetching: " + ErrorBodies.text(body));
                     case 400 ->
                             failover.onFatal(
                                     new ConsumerException(
                                             "relay rejected the stream request: url="
                                                     + url
                                                     + ", error="
-                                                    + errorText(body)));
+                                                    + ErrorBodies.text(body)));
                     // Not granted: asking again or elsewhere does not change what the principal
                     // may read. A 401 (unknown token) is retried: during a token rotation the
                     // relay may not have re-read its token file yet.
@@ -325,24 +327,30 @@ public final class Puller implements Runnable {
                                             "relay refused the subscription: url="
                                                     + url
                                                     + ", error="
-                                                    + errorText(body)));
+                                                    + ErrorBodies.text(body)));
                     default ->
                             relayFailed(
                                     relay,
                                     "unexpected status: status="
                                             + response.getStatus()
                                             + ", body="
-                                            + errorText(body));
+                                            + ErrorBodies.text(body));
                 }
             } catch (IOException e) {
-                relayFailed(relay, describe(e));
+                relayFailed(relay, ErrorBodies.describe(e));
             }
         } finally {
             inFlight = null;
         }
     }
 
-    private void receive(int relayIndex, URI relay, Response response, InputStream body, int claim)
+    private void receive(
+            int relayIndex,
+            URI relay,
+            Response response,
+            InputStream body,
+            int claim,
+            String sentSnapshot)
             throws IOException, InterruptedException {
         StreamHeaders headers;
         try {
@@ -351,7 +359,9 @@ public final class Puller implements Runnable {
             relayFailed(relay, e.getMessage());
             return;
         }
-        if (!sameSource(relay, headers.sourceId())) {
+        ConsumerException mismatch = identity.check(relayIndex, relay, headers);
+        if (mismatch != null) {
+            failover.onFatal(mismatch);
             return;
         }
         String otherTimeline = timeline.judge(relay, headers, position);
@@ -359,23 +369,15 @@ public final class Puller implements Runnable {
             failover.onFatal(new ConsumerException(otherTimeline));
             return;
         }
-        long lastScn = headers.lastScn();
-        String fingerprint = headers.schemaFingerprint();
-        String known = schemaFingerprints[relayIndex];
-        if (known != null && fingerprint != null && !known.equals(fingerprint)) {
-            failover.onFatal(
-                    new ConsumerException(
-                            "relay serves other schemas than before (restarted with other"
-                                    + " policies?): relay="
-                                    + relay
-                                    + ", was="
-                                    + known
-                                    + ", now="
-                                    + fingerprint
-                                    + "; restart the consumer to fetch them afresh"));
+        if (sentSnapshot != null && headers.snapshot() == null) {
+            relayFailed(relay, "snapshot request answered without a snapshot cursor header");
             return;
         }
-        schemaFingerprints[relayIndex] = fingerprint;
+        String snapshotAfter =
+                sentSnapshot == null || SnapshotCursor.COMPLETE.equals(headers.snapshot())
+                        ? null
+                        : headers.snapshot();
+        long lastScn = headers.lastScn();
         int length =
                 bodies.read(
                         body, response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH), claim);
@@ -409,13 +411,17 @@ public final class Puller implements Runnable {
             relayFailed(relay, e.getMessage());
             return;
         }
-        if (length > 0 || lastScn > position) {
-            buffer.publish(length, lastScn, relayIndex);
+        if (length > 0 || lastScn > position || !Objects.equals(snapshotAfter, snapshot)) {
+            buffer.publish(length, lastScn, relayIndex, snapshotAfter);
             responses = responses + 1;
             bytesPulled = bytesPulled + length;
         }
         position = lastScn;
         publishedPosition = lastScn;
+        if (sentSnapshot != null && snapshotAfter == null) {
+            LOG.info("snapshot complete: relay={}, checkpoint={}", relay, lastScn);
+        }
+        snapshot = snapshotAfter;
         failover.onPulled();
         long stalledNanos =
                 stall.observe(relayIndex, headers.sourceTimeMillis(), System.nanoTime());
@@ -432,51 +438,25 @@ public final class Puller implements Runnable {
         }
     }
 
-    /**
-     * Whether {@code relay} reads the source this consumer's first answer came from. SCNs of two
-     * sources are unrelated, so a list of relays that mixes sources is a configuration error that
-     * stops the consumer; continuing at one source's checkpoint on another would skip or repeat.
-     */
-    private boolean sameSource(URI relay, int relaySource) {
-        if (sourceId == UNKNOWN_SOURCE) {
-            sourceId = relaySource;
-            sourceRelay = relay;
-            return true;
-        }
-        if (relaySource == sourceId) {
-            return true;
-        }
-        failover.onFatal(
-                new ConsumerException(
-                        "relays of different sources in one consumer: relay="
-                                + relay
-                                + ", sourceId="
-                                + relaySource
-                                + ", expected="
-                                + sourceId
-                                + " (the source of "
-                                + sourceRelay
-                                + "); list only relays of one source"));
-        return false;
-    }
-
     private void tooOld(URI relay, InputStream body) throws IOException {
-        long oldest = -1;
-        try (JsonParser json = JSON.createParser(body)) {
-            while (json.nextToken() != null) {
-                if (json.currentToken() == JsonToken.FIELD_NAME
-                        && StreamResponse.OLDEST_SCN_FIELD.equals(json.currentName())
-                        && json.nextToken() == JsonToken.VALUE_NUMBER_INT) {
-                    oldest = json.getLongValue();
-                }
-            }
-        }
+        long oldest = ErrorBodies.oldestScn(body);
         LOG.warn(
                 "relay no longer holds the checkpoint: relay={}, checkpoint={}, oldestScn={}",
                 relay,
                 position,
                 oldest);
         failover.onTooOld(position, oldest);
+        if (failover.takeSnapshotRestart()) {
+            // bootstrap.onTooOld: snapshot. What the buffer holds is still delivered; the entries
+            // after it begin the snapshot at the relay's newest SCN.
+            LOG.warn(
+                    "every relay answered 410, beginning a snapshot (bootstrap.onTooOld=snapshot):"
+                            + " checkpoint={}, oldestScn={}",
+                    position,
+                    oldest);
+            position = -1;
+            snapshot = SnapshotCursor.START;
+        }
     }
 
     private void tooLarge(URI relay, String bytes) {
@@ -503,49 +483,5 @@ public final class Puller implements Runnable {
                 position,
                 reason);
         failover.onRelayError();
-    }
-
-    /** An exception in a log line: its type and the start of its message (Jetty's can be long). */
-    private static String describe(Throwable error) {
-        if (error == null) {
-            return "unknown error";
-        }
-        String message = String.valueOf(error.getMessage());
-        return error.getClass().getSimpleName()
-                + ": "
-                + (message.length() > 160 ? message.substring(0, 160) + "..." : message);
-    }
-
-    private static String errorText(InputStream body) throws IOException {
-        byte[] text = body.readNBytes(MAX_ERROR_BODY);
-        return new String(text, StandardCharsets.UTF_8);
-    }
-
-    private static String subscriptionQuery(Subscription subscription) {
-        StringBuilder query = new StringBuilder();
-        String filter = subscription.filterJson();
-        if (filter != null) {
-            return parameter(StreamParameters.FILTER, filter);
-        }
-        if (!subscription.tables().isEmpty()) {
-            query.append(
-                    parameter(StreamParameters.TABLES, String.join(",", subscription.tables())));
-        }
-        if (subscription.partitions() > 1) {
-            query.append(
-                            parameter(
-                                    StreamParameters.PARTITION,
-                                    Integer.toString(subscription.partition())))
-                    .append(
-                            parameter(
-                                    StreamParameters.PARTITIONS,
-                                    Integer.toString(subscription.partitions())));
-        }
-        return query.toString();
-    }
-
-    /** {@code &name=value}, the value URL-encoded. */
-    private static String parameter(String name, String value) {
-        return "&" + name + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 }

@@ -18,7 +18,9 @@ import java.util.List;
  *       off, exponentially, before the next round.
  *   <li>A 410 (checkpoint older than the relay's buffer) also moves to the next relay, which may
  *       still hold the checkpoint; once every relay answered 410 since the last successful pull,
- *       the puller fails with {@link BootstrapRequiredException}.
+ *       the puller fails with {@link BootstrapRequiredException}, or, when it bootstraps by itself
+ *       ({@code bootstrap.onTooOld: snapshot}), is told to begin a snapshot ({@link
+ *       #takeSnapshotRestart()}) and picks a relay again.
  *   <li>A successful pull resets all of that.
  *   <li>A relay whose source time stopped changing ({@link StallWatch}) is left for the next relay
  *       after its answer was taken, like a relay error, when there is another relay to ask; with
@@ -39,12 +41,24 @@ public final class RelayFailover {
     private int tooOldCount;
     private long oldestScn = -1;
     private ConsumerException failure;
+    private final boolean snapshotOnTooOld;
+    private boolean snapshotRestart;
 
     /**
      * @param relays the relays' names (URLs), in failover order
      * @param backoff the waits between rounds
      */
     public RelayFailover(List<String> relays, Backoff backoff) {
+        this(relays, backoff, false);
+    }
+
+    /**
+     * @param relays the relays' names (URLs), in failover order
+     * @param backoff the waits between rounds
+     * @param snapshotOnTooOld whether a 410 from every relay begins a snapshot instead of failing
+     */
+    public RelayFailover(List<String> relays, Backoff backoff, boolean snapshotOnTooOld) {
+        this.snapshotOnTooOld = snapshotOnTooOld;
         if (relays.isEmpty()) {
             throw new IllegalArgumentException("at least one relay is needed");
         }
@@ -125,6 +139,14 @@ public final class RelayFailover {
             tooOldCount++;
         }
         oldestScn = Math.max(oldestScn, relayOldestScn);
+        if (tooOldCount == relays.size() && snapshotOnTooOld) {
+            Arrays.fill(tooOld, false);
+            tooOldCount = 0;
+            oldestScn = -1;
+            snapshotRestart = true;
+            state = PullerState.PICK_RELAY;
+            return;
+        }
         if (tooOldCount == relays.size()) {
             fail(
                     new BootstrapRequiredException(
@@ -132,6 +154,16 @@ public final class RelayFailover {
             return;
         }
         nextRelay();
+    }
+
+    /**
+     * Whether every relay answered 410 and the puller must begin a snapshot now (at most once per
+     * such round: the flag is cleared).
+     */
+    public boolean takeSnapshotRestart() {
+        boolean restart = snapshotRestart;
+        snapshotRestart = false;
+        return restart;
     }
 
     /** An error no relay can cure (a rejected request, a transaction larger than the buffer). */

@@ -16,6 +16,8 @@ import org.eclipse.jetty.http.HttpFields;
  *     StreamResponse#SOURCE_TIME}), or {@link #NO_SOURCE_TIME} from a relay that does not send it
  * @param timeline the relay's timeline ({@link StreamResponse#TIMELINE}), empty from a relay that
  *     does not name one
+ * @param snapshot the snapshot cursor after the response ({@link StreamResponse#SNAPSHOT}), or null
+ *     when the request asked for no snapshot
  */
 record StreamHeaders(
         long lastScn,
@@ -23,25 +25,38 @@ record StreamHeaders(
         int sourceId,
         String schemaFingerprint,
         long sourceTimeMillis,
-        String timeline) {
+        String timeline,
+        String snapshot) {
 
     /** The source time of a relay older than {@link StreamResponse#SOURCE_TIME}: never stalled. */
     static final long NO_SOURCE_TIME = Long.MIN_VALUE;
 
-    /** Headers without a source time. */
-    StreamHeaders(long lastScn, long newestScn, int sourceId, String schemaFingerprint) {
-        this(lastScn, newestScn, sourceId, schemaFingerprint, NO_SOURCE_TIME);
-    }
-
-    /** Headers without a timeline. */
+    /** Headers without a timeline or a snapshot cursor. */
     StreamHeaders(
             long lastScn,
             long newestScn,
             int sourceId,
             String schemaFingerprint,
             long sourceTimeMillis) {
-        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, "");
+        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, "", null);
     }
+
+    /** Headers without a snapshot cursor. */
+    StreamHeaders(
+            long lastScn,
+            long newestScn,
+            int sourceId,
+            String schemaFingerprint,
+            long sourceTimeMillis,
+            String timeline) {
+        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, timeline, null);
+    }
+
+    /** Headers without a source time. */
+    StreamHeaders(long lastScn, long newestScn, int sourceId, String schemaFingerprint) {
+        this(lastScn, newestScn, sourceId, schemaFingerprint, NO_SOURCE_TIME);
+    }
+
 
     /**
      * Reads the headers of a response.
@@ -59,7 +74,8 @@ record StreamHeaders(
                         : NO_SOURCE_TIME,
                 headers.contains(StreamResponse.TIMELINE)
                         ? headers.get(StreamResponse.TIMELINE)
-                        : "");
+                        : "",
+                headers.get(StreamResponse.SNAPSHOT));
     }
 
     private static long number(HttpFields headers, String name) {

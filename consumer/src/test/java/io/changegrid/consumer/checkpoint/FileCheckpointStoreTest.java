@@ -50,4 +50,25 @@ class FileCheckpointStoreTest {
                 .hasMessageContaining("checkpoint file holds no SCN: file=" + file)
                 .hasMessageContaining("line=scn=seven");
     }
+
+    @Test
+    void shouldKeepTheSnapshotCursorWithTheScnWhenSavedInASnapshot() throws IOException {
+        FileCheckpointStore store = new FileCheckpointStore(directory.resolve("cp"));
+        store.save(new io.changegrid.consumer.api.Checkpoint(42, "v1:7:c2hvcA:b3JkZXJz:AQ"));
+
+        assertThat(store.loadCheckpoint())
+                .contains(new io.changegrid.consumer.api.Checkpoint(42, "v1:7:c2hvcA:b3JkZXJz:AQ"));
+        assertThat(store.load()).hasValue(42);
+
+        store.save(io.changegrid.consumer.api.Checkpoint.at(50));
+        assertThat(store.loadCheckpoint()).contains(io.changegrid.consumer.api.Checkpoint.at(50));
+    }
+
+    @Test
+    void shouldLoadNoCursorWhenTheFileWasWrittenBeforeSnapshots() throws IOException {
+        java.nio.file.Files.writeString(directory.resolve("old"), "scn=4294967396\n");
+
+        assertThat(new FileCheckpointStore(directory.resolve("old")).loadCheckpoint())
+                .contains(io.changegrid.consumer.api.Checkpoint.at(4294967396L));
+    }
 }

@@ -132,6 +132,25 @@ class RelayFailoverTest {
     }
 
     @Test
+    void shouldAskForASnapshotWhenEveryRelayAnswers410AndItBootstrapsByItself() {
+        RelayFailover bootstrapping =
+                new RelayFailover(List.of("http://a/", "http://b/"), BACKOFF, true);
+        bootstrapping.onPicked();
+        bootstrapping.onTooOld(42, 1000);
+        assertThat(bootstrapping.takeSnapshotRestart()).isFalse();
+        bootstrapping.onPicked();
+        bootstrapping.onTooOld(42, 1500);
+
+        assertThat(bootstrapping.state()).isEqualTo(PullerState.PICK_RELAY);
+        assertThat(bootstrapping.failure()).isNull();
+        assertThat(bootstrapping.takeSnapshotRestart()).isTrue();
+        assertThat(bootstrapping.takeSnapshotRestart()).as("taken once").isFalse();
+        bootstrapping.onPicked();
+        bootstrapping.onPulled();
+        assertThat(bootstrapping.state()).isEqualTo(PullerState.STREAMING);
+    }
+
+    @Test
     void shouldKeepTryingWhenSomeRelaysAnswer410AndOthersAreDown() {
         failover.onPicked();
         failover.onTooOld(42, 1000);

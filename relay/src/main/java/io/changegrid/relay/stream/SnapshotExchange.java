@@ -115,9 +115,15 @@ final class SnapshotExchange implements Runnable {
         }
         List<TableSchema> tables = service.tables(params.plan());
         SnapshotCursor cursor = cursor(tables);
+        // from=-1 begins a snapshot at the newest SCN held (a consumer without a checkpoint, or
+        // one bootstrapping after a 410): the copy makes the older transactions unnecessary.
         long checkpoint =
                 params.from() == -1
-                        ? Math.max(EventBuffer.NULL_SCN, buffer.highestEvictedScn())
+                        ? Math.max(
+                                EventBuffer.NULL_SCN,
+                                snapshot.equals(SnapshotCursor.START)
+                                        ? Math.max(buffer.newestScn(), buffer.highestEvictedScn())
+                                        : buffer.highestEvictedScn())
                         : params.from();
 
         // Caught up? Only then is a chunk's window small enough to read one.

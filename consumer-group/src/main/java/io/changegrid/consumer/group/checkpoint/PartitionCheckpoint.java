@@ -14,19 +14,30 @@ import java.nio.charset.StandardCharsets;
  *
  * <pre>{"scn":4294967396,"epoch":7,"owner":"consumer-2","updatedMillis":1732185600000}</pre>
  *
+ * and, while the partition's consumer runs a snapshot (docs/bootstrap.md), {@code "snapshot":
+ * "<cursor>"} in the same document, so the SCN and the cursor are written in one conditional set. A
+ * node without the field (every node written before snapshots) has no cursor.
+ *
  * @param scn the partition's checkpoint; -1 before the first save
  * @param epoch the ownership epoch of the member that wrote it: raised by one with every new owner,
  *     so a later owner always holds a larger epoch than any earlier one
  * @param owner the instance that wrote it
  * @param updatedMillis when it was written, by the writer's clock
+ * @param snapshot the snapshot cursor saved with {@code scn}, or null
  */
-public record PartitionCheckpoint(long scn, long epoch, String owner, long updatedMillis) {
+public record PartitionCheckpoint(
+        long scn, long epoch, String owner, long updatedMillis, String snapshot) {
+
+    /** A checkpoint without a snapshot cursor. */
+    public PartitionCheckpoint(long scn, long epoch, String owner, long updatedMillis) {
+        this(scn, epoch, owner, updatedMillis, null);
+    }
 
     private static final JsonFactory JSON = new JsonFactory();
 
     /** This checkpoint taken over by {@code newOwner}: the same SCN, the next epoch. */
     public PartitionCheckpoint claimedBy(String newOwner, long nowMillis) {
-        return new PartitionCheckpoint(scn, epoch + 1, newOwner, nowMillis);
+        return new PartitionCheckpoint(scn, epoch + 1, newOwner, nowMillis, snapshot);
     }
 
     /** The node's bytes. */
@@ -38,6 +49,9 @@ public record PartitionCheckpoint(long scn, long epoch, String owner, long updat
             json.writeNumberField("epoch", epoch);
             json.writeStringField("owner", owner);
             json.writeNumberField("updatedMillis", updatedMillis);
+            if (snapshot != null) {
+                json.writeStringField("snapshot", snapshot);
+            }
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing JSON to memory cannot fail", e);
@@ -55,6 +69,7 @@ public record PartitionCheckpoint(long scn, long epoch, String owner, long updat
         long epoch = Long.MIN_VALUE;
         String owner = null;
         long updated = 0;
+        String snapshot = null;
         try (JsonParser json = JSON.createParser(data)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
@@ -67,6 +82,7 @@ public record PartitionCheckpoint(long scn, long epoch, String owner, long updat
                     case "epoch" -> epoch = json.getLongValue();
                     case "owner" -> owner = json.getValueAsString();
                     case "updatedMillis" -> updated = json.getLongValue();
+                    case "snapshot" -> snapshot = json.getValueAsString();
                     default -> json.skipChildren();
                 }
             }
@@ -85,6 +101,6 @@ public record PartitionCheckpoint(long scn, long epoch, String owner, long updat
                             + ", data="
                             + new String(data, StandardCharsets.UTF_8));
         }
-        return new PartitionCheckpoint(scn, epoch, owner, updated);
+        return new PartitionCheckpoint(scn, epoch, owner, updated, snapshot);
     }
 }

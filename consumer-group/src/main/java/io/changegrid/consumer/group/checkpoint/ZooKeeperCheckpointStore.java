@@ -1,9 +1,11 @@
 package io.changegrid.consumer.group.checkpoint;
 
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.protocol.zookeeper.ZooKeeperSession;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 import org.apache.zookeeper.KeeperException;
@@ -65,15 +67,42 @@ public final class ZooKeeperCheckpointStore implements CheckpointStore {
     }
 
     /**
+     * The checkpoint with its snapshot cursor, both from the one node.
+     *
+     * @throws CheckpointFencedException if another member claimed the partition since
+     */
+    @Override
+    public Optional<Checkpoint> loadCheckpoint() throws IOException {
+        PartitionCheckpoint current = readChecked();
+        return current.scn() < 0 && current.snapshot() == null
+                ? Optional.empty()
+                : Optional.of(new Checkpoint(current.scn(), current.snapshot()));
+    }
+
+    /**
      * @throws CheckpointFencedException if another member claimed the partition since this store's
      *     epoch; nothing was written
      */
     @Override
     public void save(long scn) throws IOException {
+        save(Checkpoint.at(scn));
+    }
+
+    /**
+     * Saves the SCN and the snapshot cursor in one conditional write of the node.
+     *
+     * @throws CheckpointFencedException if another member claimed the partition since this store's
+     *     epoch; nothing was written
+     */
+    @Override
+    public void save(Checkpoint checkpoint) throws IOException {
+        long scn = checkpoint.scn();
         if (version == UNKNOWN) {
             readChecked();
         }
-        byte[] bytes = new PartitionCheckpoint(scn, epoch, owner, clock.getAsLong()).encode();
+        byte[] bytes =
+                new PartitionCheckpoint(scn, epoch, owner, clock.getAsLong(), checkpoint.snapshot())
+                        .encode();
         try {
             for (int attempt = 1; ; attempt++) {
                 int expected = version;
@@ -117,6 +146,11 @@ public final class ZooKeeperCheckpointStore implements CheckpointStore {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted saving the checkpoint: path=" + path, e);
         }
+    }
+
+    @Override
+    public boolean keepsSnapshotCursor() {
+        return true;
     }
 
     private PartitionCheckpoint readChecked() throws IOException {
