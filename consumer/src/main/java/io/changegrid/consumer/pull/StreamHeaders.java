@@ -57,7 +57,6 @@ record StreamHeaders(
         this(lastScn, newestScn, sourceId, schemaFingerprint, NO_SOURCE_TIME);
     }
 
-
     /**
      * Reads the headers of a response.
      *
