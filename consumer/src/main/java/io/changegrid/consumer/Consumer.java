@@ -242,6 +242,22 @@ public final class Consumer implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Zero once everything the relay held at its last answer was delivered and checkpointed: an
+     * idle source's last commit grows old, but nothing waits. Otherwise the age of the last
+     * checkpointed commit, which on MariaDB is stamped in whole seconds.
+     */
+    private static long lagMillis(Puller p, Dispatcher d) {
+        long checkpointScn = d.checkpointScn();
+        if (p.caughtUp() && checkpointScn >= p.position()) {
+            return 0;
+        }
+        long checkpointMicros = d.checkpointTimeMicros();
+        return checkpointMicros > 0
+                ? Math.max(0, System.currentTimeMillis() - checkpointMicros / 1000)
+                : -1;
+    }
+
     /** A snapshot of progress and counters. */
     public ConsumerStatus status() {
         Puller p = puller;
@@ -250,11 +266,7 @@ public final class Consumer implements AutoCloseable {
             return new ConsumerStatus(
                     state, null, null, -1, -1, -1, 0, 0, 0, 0, 0, buffer.capacity(), 0, 0, 0);
         }
-        long checkpointMicros = d.checkpointTimeMicros();
-        long lag =
-                checkpointMicros > 0
-                        ? Math.max(0, System.currentTimeMillis() - checkpointMicros / 1000)
-                        : -1;
+        long lag = lagMillis(p, d);
         return new ConsumerStatus(
                 state,
                 p.state(),

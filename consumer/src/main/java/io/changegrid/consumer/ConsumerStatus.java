@@ -10,8 +10,9 @@ import io.changegrid.consumer.pull.PullerState;
  * @param relay the relay pulled from now, or last
  * @param pulledScn the checkpoint after the last response taken into the buffer
  * @param checkpointScn the last checkpoint saved (or loaded at start); -1 if none
- * @param lagMillis how far the last checkpoint's commit (or heartbeat) time is behind the wall
- *     clock; -1 before the first checkpoint with a time
+ * @param lagMillis 0 when everything the relay held at its last answer is checkpointed, else how
+ *     far the last checkpoint's commit (or heartbeat) time is behind the wall clock; -1 before the
+ *     first checkpoint with a time
  * @param eventsDelivered events of whole transactions handed to the callback, re-deliveries
  *     included
  * @param transactionsDelivered transactions handed to the callback whole, re-deliveries included

@@ -218,6 +218,13 @@ class ConsumerIT {
         assertThat(consumer.status().eventsDelivered()).isEqualTo(log.events().size());
         assertThat(new FileCheckpointStore(work.resolve("w.cp")).load())
                 .hasValue(consumer.status().checkpointScn());
+        // Caught up with a source gone idle: nothing waits, however old its last commit grows.
+        long idleSince = System.currentTimeMillis();
+        awaitUntil(
+                consumer,
+                () ->
+                        System.currentTimeMillis() - idleSince > 2_500
+                                && consumer.status().lagMillis() == 0);
     }
 
     @Test

@@ -10,8 +10,8 @@ package io.changegrid.consumer.group;
  * @param startScn the checkpoint its consumer started after; -1 if none
  * @param checkpointScn the last checkpoint saved; -1 if none
  * @param pulledScn the checkpoint after the last response pulled
- * @param lagMillis how far the last checkpoint's commit time is behind the wall clock; -1 if
- *     unknown
+ * @param lagMillis 0 when everything the relay held at its last answer is checkpointed, else how
+ *     far the last checkpoint's commit time is behind the wall clock; -1 if unknown
  * @param eventsDelivered events handed to the callback, re-deliveries included
  * @param transactionsDelivered transactions handed to the callback
  * @param error why it failed or was fenced; null otherwise

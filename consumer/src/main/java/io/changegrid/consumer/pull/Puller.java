@@ -88,6 +88,7 @@ public final class Puller implements Runnable {
     private volatile PullerState publishedState = PullerState.PICK_RELAY;
     private volatile int publishedRelay;
     private volatile long publishedPosition;
+    private volatile long relayNewestScn = -1;
     private volatile long responses;
     private volatile long bytesPulled;
     private volatile ConsumerException failure;
@@ -222,6 +223,17 @@ public final class Puller implements Runnable {
     /** The checkpoint after the last response taken into the buffer. */
     public long position() {
         return publishedPosition;
+    }
+
+    /** The newest SCN the relay held at its last answer taken; -1 before the first. */
+    public long relayNewestScn() {
+        return relayNewestScn;
+    }
+
+    /** Whether the last answer taken brought everything the relay held. */
+    public boolean caughtUp() {
+        long newest = relayNewestScn;
+        return newest >= 0 && publishedPosition >= newest;
     }
 
     /** Responses with events or a new checkpoint taken into the buffer. */
@@ -418,6 +430,7 @@ public final class Puller implements Runnable {
         }
         position = lastScn;
         publishedPosition = lastScn;
+        relayNewestScn = headers.newestScn();
         if (sentSnapshot != null && snapshotAfter == null) {
             LOG.info("snapshot complete: relay={}, checkpoint={}", relay, lastScn);
         }
