@@ -4,7 +4,7 @@
 # docs/operations.md).
 #
 #   deploy/bin/local-cluster.sh start [--dir local-cluster] [--consumers 3] [--partitions 12]
-#                                     [--session-timeout 30s] [--relays 2] [--secure]
+#                                     [--session-timeout 30s] [--relays 2] [--secure] [--no-console]
 #   deploy/bin/local-cluster.sh add-consumer --name c4
 #   deploy/bin/local-cluster.sh status
 #   deploy/bin/local-cluster.sh stop

@@ -142,9 +142,11 @@ public final class ChaosCommand implements Callable<Integer> {
                 return equal ? 0 : 1;
             } finally {
                 // Appliers first, then relays, then ZooKeeper: each stops after its final
-                // checkpoint.
+                // checkpoint. The members of one kind stop together: one at a time, each applier
+                // leaving would hand its partitions to the ones still running, and each would
+                // wait out the one before.
                 for (String kind : List.of("applier", "relay", "zookeeper")) {
-                    kinds.getOrDefault(kind, List.of()).forEach(ChaosTarget::close);
+                    closeTogether(kinds.getOrDefault(kind, List.of()));
                 }
             }
         }
@@ -286,6 +288,19 @@ public final class ChaosCommand implements Callable<Integer> {
                 repeats.count(),
                 result.seconds());
         return line;
+    }
+
+    /** Closes {@code targets} each on its own thread and returns when all are closed. */
+    private static void closeTogether(List<ChaosTarget> targets) throws InterruptedException {
+        List<Thread> closing = new ArrayList<>();
+        for (ChaosTarget target : targets) {
+            Thread thread = new Thread(target::close, "close-" + target.name());
+            thread.start();
+            closing.add(thread);
+        }
+        for (Thread thread : closing) {
+            thread.join();
+        }
     }
 
     /** {@code 90s}, {@code 10m}, {@code 1h}. */

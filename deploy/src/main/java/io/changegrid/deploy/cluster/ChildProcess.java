@@ -1,6 +1,7 @@
 package io.changegrid.deploy.cluster;
 
 import io.changegrid.gridkit.process.JavaProcess;
+import io.changegrid.gridkit.server.ProcessLiveness;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -23,6 +23,9 @@ final class ChildProcess {
 
     private static final String LOGBACK =
             "-Dlogback.configurationFile=io/changegrid/deploy/cluster/logback-child.xml";
+
+    /** How often a stop looks whether a signalled process has ended. */
+    private static final long EXIT_POLL_MILLIS = 20;
 
     private ChildProcess() {}
 
@@ -75,25 +78,52 @@ final class ChildProcess {
     }
 
     /**
-     * Stops {@code name}: SIGTERM, then SIGKILL after {@code grace}; removes its pid file.
+     * Stops {@code names} together: SIGTERM to each, then SIGKILL to those still running after
+     * {@code grace} (one grace period for all); removes their pid files.
      *
-     * @return whether a process was running
+     * @return for each name, whether a process was running
      */
-    static boolean stop(ClusterDirectory directory, String name, Duration grace)
-            throws IOException {
-        Optional<ProcessHandle> running = find(directory, name);
-        running.ifPresent(
-                handle -> {
-                    handle.destroy();
-                    try {
-                        handle.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
-                    } catch (Exception e) {
-                        handle.destroyForcibly();
-                        handle.onExit().join();
-                    }
-                });
-        Files.deleteIfExists(directory.pidFile(name));
-        return running.isPresent();
+    static List<Boolean> stopTogether(
+            ClusterDirectory directory, List<String> names, Duration grace) throws IOException {
+        List<Optional<ProcessHandle>> running = new ArrayList<>();
+        for (String name : names) {
+            Optional<ProcessHandle> handle = find(directory, name);
+            handle.ifPresent(ProcessHandle::destroy);
+            running.add(handle);
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (Optional<ProcessHandle> handle : running) {
+            handle.ifPresent(each -> awaitExit(each, deadline));
+        }
+        List<Boolean> wasRunning = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            Files.deleteIfExists(directory.pidFile(names.get(i)));
+            wasRunning.add(running.get(i).isPresent());
+        }
+        return wasRunning;
+    }
+
+    /**
+     * Waits for {@code handle} to end until {@code deadline}, then kills it and waits for that.
+     * Polls {@link ProcessLiveness#running}: the process is not this JVM's child, so {@link
+     * ProcessHandle#isAlive()} and {@code onExit()} learn of its end only once init has reaped the
+     * zombie, which on some machines (a VM's init reaping on a timer) is a second or more after the
+     * exit; each tier of a stop would wait that out.
+     */
+    private static void awaitExit(ProcessHandle handle, long deadline) {
+        try {
+            while (ProcessLiveness.running(handle) && System.nanoTime() < deadline) {
+                Thread.sleep(EXIT_POLL_MILLIS);
+            }
+            if (ProcessLiveness.running(handle)) {
+                handle.destroyForcibly();
+                while (ProcessLiveness.running(handle)) {
+                    Thread.sleep(EXIT_POLL_MILLIS);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**

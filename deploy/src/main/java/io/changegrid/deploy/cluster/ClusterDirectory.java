@@ -132,7 +132,12 @@ public final class ClusterDirectory {
         return names;
     }
 
-    private static int rank(String name) {
+    /**
+     * The start tier of a process: 0 ZooKeeper, 1 the source, 2 relays, 3 consumers and the
+     * console. A tier needs only the tiers below it, so a stop may end one tier's processes
+     * together.
+     */
+    static int rank(String name) {
         if (name.equals("zookeeper")) {
             return 0;
         }

@@ -60,12 +60,13 @@ final class LocalCluster {
 
     /**
      * Starts ZooKeeper, the private source, {@code relays} relays and {@code consumers} group
-     * members, and waits until every partition has an owner.
+     * members, and waits until every partition has an owner; then the web console unless {@code
+     * console} is false or the grid is secured.
      *
      * @throws IllegalStateException if a process of this directory still runs, or one fails to
      *     start (with its log)
      */
-    void start(ClusterPlan plan, int relays, int consumers) throws Exception {
+    void start(ClusterPlan plan, int relays, int consumers, boolean console) throws Exception {
         List<String> running = runningProcesses();
         if (!running.isEmpty()) {
             throw new IllegalStateException(
@@ -89,22 +90,23 @@ final class LocalCluster {
             useSecurity();
             out.println("  security   " + security.caPem().getParent() + " (CA, tokens, access)");
         }
+        // ZooKeeper and the source need nothing of each other: both start at once.
         ChildProcess.start(
                 directory,
                 "zookeeper",
                 List.of("-Xmx128m", "-XX:+UseSerialGC"),
                 LocalZooKeeperMain.class,
                 zooKeeperArguments());
-        ChildProcess.awaitReady(directory, "zookeeper", START_TIMEOUT, directory::zooKeeperReady);
-        String zooKeeper = directory.zooKeeperConnect();
-        out.println("  zookeeper  " + zooKeeper + (secure ? " (TLS only)" : ""));
-
         ChildProcess.start(
                 directory,
                 "source",
                 List.of("-Xmx128m", "-XX:+UseSerialGC"),
                 LocalSourceMain.class,
                 List.of("--dir", directory.sourceDirectory().toString()));
+        ChildProcess.awaitReady(directory, "zookeeper", START_TIMEOUT, directory::zooKeeperReady);
+        String zooKeeper = directory.zooKeeperConnect();
+        out.println("  zookeeper  " + zooKeeper + (secure ? " (TLS only)" : ""));
+
         ChildProcess.awaitReady(directory, "source", START_TIMEOUT, directory::sourceReady);
         Properties source = directory.source();
         out.println(
@@ -139,6 +141,8 @@ final class LocalCluster {
         if (secure) {
             // The console has no relay credentials yet: it would show every relay as refusing.
             out.println("  console    not started with --secure");
+        } else if (!console) {
+            out.println("  console    not started (--no-console)");
         } else {
             startConsole(zooKeeper);
         }
@@ -176,13 +180,28 @@ final class LocalCluster {
         awaitConsumer(instance);
     }
 
-    /** Stops every process, consumers first, each with SIGTERM and a grace period. */
+    /**
+     * Stops every process with SIGTERM and a grace period, tier by tier: the console and consumers,
+     * then the relays, the source, ZooKeeper. The processes of one tier are signalled together and
+     * awaited together: consumers leaving one at a time would hand their partitions to the ones
+     * still running, which then start them only to stop, and each waits out the one before.
+     */
     void stop() throws IOException {
         List<String> names = directory.processNames();
         Collections.reverse(names);
-        for (String name : names) {
-            boolean wasRunning = ChildProcess.stop(directory, name, STOP_GRACE);
-            out.println((wasRunning ? "stopped    " : "not running ") + name);
+        int from = 0;
+        while (from < names.size()) {
+            int rank = ClusterDirectory.rank(names.get(from));
+            int to = from;
+            while (to < names.size() && ClusterDirectory.rank(names.get(to)) == rank) {
+                to++;
+            }
+            List<String> tier = names.subList(from, to);
+            List<Boolean> wasRunning = ChildProcess.stopTogether(directory, tier, STOP_GRACE);
+            for (int i = 0; i < tier.size(); i++) {
+                out.println((wasRunning.get(i) ? "stopped    " : "not running ") + tier.get(i));
+            }
+            from = to;
         }
     }
 

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  *
  * <pre>
  * local-cluster.sh start [--dir local-cluster] [--relays 2] [--consumers 3] [--partitions 12]
- *                        [--session-timeout 30s] [--secure]
+ *                        [--session-timeout 30s] [--secure] [--no-console]
  * local-cluster.sh add-consumer --name c4
  * local-cluster.sh status
  * local-cluster.sh stop
@@ -115,6 +115,11 @@ public final class LocalClusterMain {
                                 + " (docs/security.md).")
         boolean secure;
 
+        @Option(
+                names = "--no-console",
+                description = "Do not start the web console (e.g. for tests that do not use it).")
+        boolean noConsole;
+
         @Override
         public Integer call() throws Exception {
             ClusterPlan plan =
@@ -127,7 +132,7 @@ public final class LocalClusterMain {
                             callback,
                             javaOptions,
                             secure);
-            cluster().start(plan, relays, consumers);
+            cluster().start(plan, relays, consumers, !noConsole);
             return 0;
         }
     }
