@@ -2,6 +2,7 @@ package io.changegrid.events.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.changegrid.events.ChangeEvent;
+import io.changegrid.events.Operation;
 import io.changegrid.events.schema.TableSchema;
 import java.io.IOException;
 import java.time.Instant;
@@ -18,14 +19,46 @@ import java.time.Instant;
  *
  * Images are objects from column name to value in column order, each value in the form {@link
  * JsonValues} defines; absent images are left out. SCHEMA_CHANGE carries {@code "ddl"}; HEARTBEAT
- * and END_OF_TRANSACTION carry no table. {@link EventJsonReader} reads this form back exactly.
+ * and END_OF_TRANSACTION carry no table. An END_OF_TRANSACTION that ends a part of a transaction
+ * published in parts ({@link io.changegrid.events.frame.FrameLayout#FLAG_CONTINUED}) carries {@code
+ * "continued":true} ({@link #CONTINUED}); the transaction's own end carries no such field. {@link
+ * EventJsonReader} reads this form back exactly, except the part mark, which a {@link ChangeEvent}
+ * does not hold (readers of the JSON form see it in the text).
  */
 public final class EventJsonWriter {
+
+    /**
+     * The field of an END_OF_TRANSACTION line that ends a part, not the transaction: {@code
+     * "continued":true}. Absent on every other event: a reader that ignores it sees the part ends
+     * as transaction ends, so a JSON reader of parts must read it (docs/event-format.md).
+     */
+    public static final String CONTINUED = "continued";
 
     private EventJsonWriter() {}
 
     /** Writes one event as a JSON object. */
     public static void write(JsonGenerator out, ChangeEvent event) throws IOException {
+        write(out, event, false);
+    }
+
+    /**
+     * Writes one event as a JSON object, marking an END_OF_TRANSACTION that ends a part.
+     *
+     * @param continued whether the event is a part's end ({@link
+     *     io.changegrid.events.frame.EventFrame#continues()}); only an END_OF_TRANSACTION can be
+     * @throws IllegalArgumentException if {@code continued} is set on another operation
+     */
+    public static void write(JsonGenerator out, ChangeEvent event, boolean continued)
+            throws IOException {
+        if (continued && event.operation() != Operation.END_OF_TRANSACTION) {
+            throw new IllegalArgumentException(
+                    "only an END_OF_TRANSACTION ends a part: op="
+                            + event.operation()
+                            + ", scn="
+                            + event.scn()
+                            + ", index="
+                            + event.index());
+        }
         out.writeStartObject();
         out.writeNumberField("source", event.sourceId());
         out.writeNumberField("scn", event.scn());
@@ -53,6 +86,9 @@ public final class EventJsonWriter {
         }
         if (event.ddl() != null) {
             out.writeStringField("ddl", event.ddl());
+        }
+        if (continued) {
+            out.writeBooleanField(CONTINUED, true);
         }
         out.writeEndObject();
     }

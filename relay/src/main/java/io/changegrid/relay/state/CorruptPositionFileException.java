@@ -23,6 +23,6 @@ public final class CorruptPositionFileException extends RuntimeException {
                         + " directory from a backup, or delete the whole state directory ("
                         + file.getParent()
                         + ") to start afresh at source.start with a new schema history (consumers"
-                        + " whose checkpoints lie above that start must then bootstrap)");
+                        + " whose checkpoints lie below that start must then bootstrap)");
     }
 }

@@ -82,7 +82,7 @@ final class JsonLinesWriter extends IteratingCallback {
         chunk.reset();
         while (offset < length && chunk.size() + json.getOutputBuffered() < CHUNK_BYTES) {
             frame.wrap(frames, offset);
-            EventJsonWriter.write(json, decoder.decode(frame));
+            EventJsonWriter.write(json, decoder.decode(frame), frame.continues());
             json.writeRaw('\n');
             offset += frame.length();
         }

@@ -31,6 +31,7 @@ final class GeneratedFetcher implements Fetcher {
 
     private final int transactions;
     private final int errorAfter;
+    private final long pauseMillis;
     private final TransactionSink sink;
     private final SchemaRegistry source = new SchemaRegistry();
     private final CaptureRouter router;
@@ -40,9 +41,14 @@ final class GeneratedFetcher implements Fetcher {
     private volatile long next;
 
     GeneratedFetcher(
-            FetcherContext context, int transactions, int errorAfter, TransactionSink sink) {
+            FetcherContext context,
+            int transactions,
+            int errorAfter,
+            long pauseMillis,
+            TransactionSink sink) {
         this.transactions = transactions;
         this.errorAfter = errorAfter;
+        this.pauseMillis = pauseMillis;
         this.sink = sink;
         this.items =
                 source.register(
@@ -73,6 +79,9 @@ final class GeneratedFetcher implements Fetcher {
                         "Java heap space (source.errorAfter=" + errorAfter + ")");
             }
             if (next <= transactions) {
+                if (pauseMillis > 0 && stopped.await(pauseMillis, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
                 publish(next);
                 next++;
             } else {
@@ -112,6 +121,12 @@ final class GeneratedFetcher implements Fetcher {
     @Override
     public void stop() {
         stopped.countDown();
+    }
+
+    /** The source's end is its last transaction: after it there are only heartbeats. */
+    @Override
+    public boolean reachedEnd() {
+        return next > transactions;
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.changegrid.fetchers.Fetcher;
 import io.changegrid.fetchers.FetcherContext;
 import io.changegrid.fetchers.FetcherProvider;
 import io.changegrid.fetchers.TransactionSink;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -35,6 +36,17 @@ public final class GeneratedSourceProvider implements FetcherProvider {
                             "After publishing this many transactions the fetcher throws an OutOfMemoryError; 0 never.")
                     .validatedBy(v -> v >= 0, "not negative");
 
+    /**
+     * The seam of the catching-up tests: a pause before each transaction, so that a relay takes a
+     * while to reach the source's end ({@link GeneratedFetcher#reachedEnd}).
+     */
+    static final ConfigKey<Duration> TRANSACTION_PAUSE =
+            ConfigKey.of(
+                    "source.transactionPause",
+                    ValueKind.DURATION,
+                    Duration.ZERO,
+                    "How long the fetcher waits before each transaction; 0ms none.");
+
     @Override
     public String type() {
         return TYPE;
@@ -42,7 +54,7 @@ public final class GeneratedSourceProvider implements FetcherProvider {
 
     @Override
     public List<ConfigKey<?>> settings() {
-        return List.of(TRANSACTIONS, ERROR_AFTER);
+        return List.of(TRANSACTIONS, ERROR_AFTER, TRANSACTION_PAUSE);
     }
 
     @Override
@@ -56,6 +68,7 @@ public final class GeneratedSourceProvider implements FetcherProvider {
                 context,
                 context.settings().get(TRANSACTIONS),
                 context.settings().get(ERROR_AFTER),
+                context.settings().get(TRANSACTION_PAUSE).toMillis(),
                 sink);
     }
 }
