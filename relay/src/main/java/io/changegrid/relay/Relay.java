@@ -371,6 +371,7 @@ public final class Relay implements AutoCloseable {
         return new RelayStatus(
                 config.get(RelaySettings.SOURCE_ID),
                 source.describe(config),
+                fetcher.timeline(),
                 fetchState(),
                 fatal == null ? null : fatal.getMessage(),
                 fetcher.position().resumePosition(),
