@@ -264,7 +264,7 @@ public final class Consumer implements AutoCloseable {
         Dispatcher d = dispatcher;
         if (p == null || d == null) {
             return new ConsumerStatus(
-                    state, null, null, -1, -1, -1, 0, 0, 0, 0, 0, buffer.capacity(), 0, 0, 0);
+                    state, null, null, -1, -1, null, -1, 0, 0, 0, 0, 0, buffer.capacity(), 0, 0, 0);
         }
         long lag = lagMillis(p, d);
         return new ConsumerStatus(
@@ -273,6 +273,7 @@ public final class Consumer implements AutoCloseable {
                 p.relay().toString(),
                 p.position(),
                 d.checkpointScn(),
+                p.timeline(),
                 lag,
                 d.eventsDelivered(),
                 d.transactionsDelivered(),

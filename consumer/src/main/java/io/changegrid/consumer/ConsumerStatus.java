@@ -10,6 +10,9 @@ import io.changegrid.consumer.pull.PullerState;
  * @param relay the relay pulled from now, or last
  * @param pulledScn the checkpoint after the last response taken into the buffer
  * @param checkpointScn the last checkpoint saved (or loaded at start); -1 if none
+ * @param timeline the identity of the relays' timeline the checkpoint is on (docs/consumer.md,
+ *     "When the source server changes"): the saved one, or the one the first relay named; null
+ *     while neither names one
  * @param lagMillis 0 when everything the relay held at its last answer is checkpointed, else how
  *     far the last checkpoint's commit (or heartbeat) time is behind the wall clock; -1 before the
  *     first checkpoint with a time
@@ -30,6 +33,7 @@ public record ConsumerStatus(
         String relay,
         long pulledScn,
         long checkpointScn,
+        String timeline,
         long lagMillis,
         long eventsDelivered,
         long transactionsDelivered,

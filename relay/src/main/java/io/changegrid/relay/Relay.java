@@ -51,6 +51,9 @@ import org.slf4j.LoggerFactory;
  * source.type} names, found through the fetcher SPI ({@link FetcherProvider}); the relay reads none
  * of its settings and stores its resume position as the text it was given.
  *
+ * <p>A source that cannot be reached at start (refused, unknown host, restarting) is waited for
+ * ({@link SourceWait}); a source that refuses the relay fails the start.
+ *
  * <p>A fatal fetch error (purged binlog, unreadable DDL, ...) stops the fetcher, not the relay: the
  * buffer keeps being served, {@code /v1/health} answers 503 with the reason, and the error is
  * logged once. An {@link Error} (out of memory, ...) ends the process instead ({@link
@@ -111,6 +114,7 @@ public final class Relay implements AutoCloseable {
         // the same transactions with the same SCNs and lagging consumers lose nothing.
         Optional<PositionStore.SavedPosition> saved;
         BufferRecovery.Recovered recovered = null;
+        int httpPort;
         try {
             // A corrupt file refuses the start here, before the fetcher would begin a new history.
             saved = positions.load();
@@ -119,7 +123,11 @@ public final class Relay implements AutoCloseable {
                     recovered != null
                             ? recovered.resumePosition()
                             : saved.map(PositionStore.SavedPosition::replayPosition).orElse(null);
-            this.fetcher = source.open(fetcherContext(configuration, resumeAt), publisher);
+            // A source not reachable yet is waited for, serving health and status meanwhile.
+            SourceWait wait = new SourceWait(config, source);
+            FetcherContext context = fetcherContext(configuration, resumeAt);
+            this.fetcher = wait.open(() -> source.open(context, publisher));
+            httpPort = wait.port();
             // A policy naming a table or column the source lacks is an error now, not a no-op.
             List<String> problems =
                     configuration.plan().validate(fetcher.sourceSchemas().latestVersions());
@@ -147,7 +155,7 @@ public final class Relay implements AutoCloseable {
         this.http =
                 new RelayHttpServer(
                         config.get(RelaySettings.HTTP_HOST),
-                        config.get(RelaySettings.HTTP_PORT),
+                        httpPort,
                         this::status,
                         this::health,
                         metrics,
@@ -371,6 +379,7 @@ public final class Relay implements AutoCloseable {
         return new RelayStatus(
                 config.get(RelaySettings.SOURCE_ID),
                 source.describe(config),
+                fetcher.timeline(),
                 fetchState(),
                 fatal == null ? null : fatal.getMessage(),
                 fetcher.position().resumePosition(),

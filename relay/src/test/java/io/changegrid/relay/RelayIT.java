@@ -309,6 +309,7 @@ class RelayIT {
         assertThat(status.statusCode()).isEqualTo(200);
         assertThat(status.body())
                 .contains("\"fetch\":{\"state\":\"RUNNING\"")
+                .contains("\"timeline\":\"binlog:")
                 .contains("\"buffer\":{\"oldestScn\":")
                 .contains("\"lagMillis\":")
                 .contains("\"lagScn\":");

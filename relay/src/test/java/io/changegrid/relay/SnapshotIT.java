@@ -59,6 +59,54 @@ class SnapshotIT {
         }
     }
 
+    /**
+     * The same on a GTID timeline ({@code source.resume: gtid}): the watermarks come from
+     * {@code @@gtid_binlog_pos}, so every chunk is placed at a GTID-timeline SCN, just below the
+     * next transaction's (odd, where transactions are even), among the live changes' SCNs.
+     */
+    @Test
+    void shouldPlaceChunksOnTheGtidTimelineWhenTheRelayResumesByGtid() throws Exception {
+        int rows = 5_000;
+        MARIADB.server()
+                .execute(
+                        "CREATE DATABASE gtid_shop",
+                        "CREATE TABLE gtid_shop.accounts (id INT PRIMARY KEY, balance BIGINT NOT"
+                                + " NULL, note VARCHAR(40))",
+                        "INSERT INTO gtid_shop.accounts SELECT seq, seq * 10, CONCAT('n', seq)"
+                                + " FROM gtid_shop.seq_1_to_"
+                                + rows);
+        long seed = System.nanoTime();
+        System.out.println("SnapshotIT gtid seed=" + seed);
+        Map<String, String> gtid = new HashMap<>();
+        gtid.put("source.resume", "gtid");
+        gtid.put("source.serverId", "9302");
+        gtid.put("snapshot.chunkSize", "250");
+        gtid.put("capture.include", "gtid_shop.accounts");
+        gtid.put("state.directory", state.resolve("gtid").toString());
+        try (Relay relay = Relay.start(config(gtid))) {
+            assertThat(relay.status().timeline()).isEqualTo("mariadb-gtid:domain=0");
+            SnapshotRun.Outcome outcome =
+                    new SnapshotRun(
+                                    relay,
+                                    MARIADB.server()::connect,
+                                    "gtid_shop.accounts",
+                                    rows,
+                                    seed)
+                            .run();
+
+            System.out.println("SnapshotIT gtid " + summary(outcome));
+            long gtidTimeline = 1L << 62;
+            assertThat(outcome.chunksHooked()).isGreaterThan(3);
+            assertThat(outcome.chunkScns()).isNotEmpty().allMatch(scn -> scn >= gtidTimeline);
+            assertThat(outcome.chunkScns())
+                    .as("a chunk lies just below the next transaction's SCN")
+                    .allMatch(scn -> (scn & 1) == 1);
+            assertThat(outcome.liveScns()).isNotEmpty().allMatch(scn -> scn >= gtidTimeline);
+            assertThat(outcome.chunkScns().first()).isLessThan(outcome.liveScns().last());
+            assertThat(outcome.replica()).isEqualTo(outcome.source());
+        }
+    }
+
     static String summary(SnapshotRun.Outcome outcome) {
         return "chunks read="
                 + outcome.chunksRead()
@@ -73,6 +121,11 @@ class SnapshotIT {
     }
 
     private Config config() {
+        return config(Map.of());
+    }
+
+    /** The relay's settings, {@code more} replacing the defaults. */
+    private Config config(Map<String, String> more) {
         Map<String, String> settings = new HashMap<>();
         settings.put("source.host", MARIADB.server().host());
         settings.put("source.port", Integer.toString(MARIADB.server().port()));
@@ -85,6 +138,9 @@ class SnapshotIT {
         settings.put("state.directory", state.toString());
         settings.put("http.port", "0");
         settings.put("snapshot.chunkSize", "1000");
+        // Each test has its own table on the one server; the replica keys rows by id alone.
+        settings.put("capture.include", "shop.accounts");
+        settings.putAll(more);
         return RelaySettings.load(Map.of(), settings);
     }
 }

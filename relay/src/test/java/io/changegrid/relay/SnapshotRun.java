@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -54,7 +56,9 @@ final class SnapshotRun {
             int concurrentWrites,
             int snapshotRows,
             Map<Integer, String> replica,
-            Map<Integer, String> source) {}
+            Map<Integer, String> source,
+            SortedSet<Long> chunkScns,
+            SortedSet<Long> liveScns) {}
 
     private final Relay relay;
     private final Connections connections;
@@ -163,7 +167,9 @@ final class SnapshotRun {
                     writer.writes.get(),
                     replica.snapshotRows,
                     replica.rows,
-                    sourceRows());
+                    sourceRows(),
+                    replica.chunkScns,
+                    replica.liveScns);
         }
     }
 
@@ -228,6 +234,13 @@ final class SnapshotRun {
         final ChangeEventDecoder decoder = new ChangeEventDecoder(schemas);
         long lastScn = -1;
         int snapshotRows;
+
+        /** The SCNs of the snapshot chunks' frames: their high watermarks. */
+        final SortedSet<Long> chunkScns = new TreeSet<>();
+
+        /** The SCNs of the live row changes. */
+        final SortedSet<Long> liveScns = new TreeSet<>();
+
         boolean completed;
 
         Replica(StreamClient client) {
@@ -247,6 +260,7 @@ final class SnapshotRun {
                 if (!frame.operation().isRowChange()) {
                     continue;
                 }
+                (frame.isSnapshot() ? chunkScns : liveScns).add(frame.scn());
                 ensureSchema(frame);
                 ChangeEvent event = decoder.decode(frame);
                 int id = ((Number) event.key()[0]).intValue();

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
@@ -16,7 +17,7 @@ import java.util.TreeMap;
  *
  * <pre>
  * changegrid_checkpoint(consumer_group, partition_id, lane, scn, epoch, updated_at,
- *                       partial_scn, partial_index, snapshot_cursor, snapshot_seq)
+ *                       partial_scn, partial_index, snapshot_cursor, snapshot_seq, timeline)
  *                       primary key (consumer_group, partition_id, lane)
  * </pre>
  *
@@ -27,7 +28,9 @@ import java.util.TreeMap;
  * while the row's epoch is not newer than the writer's ({@code WHERE epoch <= ?}); zero rows
  * updated means a newer owner wrote it, i.e. this writer is fenced. The consumer resumes after the
  * lowest lane's SCN, and with the snapshot cursor ({@link SnapshotMark}) of the lowest lane by SCN
- * and cursor sequence.
+ * and cursor sequence. {@code timeline} is the identity of the relays' timeline the SCNs are on
+ * (docs/consumer.md, "When the source server changes"), the same on every lane of a partition once
+ * known; null in rows written before the consumer learnt it.
  *
  * <p>Stateless apart from its names; the connection passed in decides the transaction.
  */
@@ -87,6 +90,11 @@ public final class CheckpointTable {
                                 + name()
                                 + " ADD COLUMN snapshot_cursor varchar(2048) NULL,"
                                 + " ADD COLUMN snapshot_seq bigint NOT NULL DEFAULT 0");
+            }
+            if (!hasColumn(connection, "timeline")) {
+                // A table made before timelines: the consumer learns it from the relays again.
+                statement.execute(
+                        "ALTER TABLE " + name() + " ADD COLUMN timeline varchar(256) NULL");
             }
         } finally {
             lock.close();
@@ -180,6 +188,71 @@ public final class CheckpointTable {
         TreeMap<Integer, LaneCheckpoint> lanes = lanes(connection);
         long min = lanes.values().stream().mapToLong(LaneCheckpoint::scn).min().orElse(-1);
         return min < 0 ? OptionalLong.empty() : OptionalLong.of(min);
+    }
+
+    /**
+     * The timeline the lanes' SCNs are on; empty when no lane holds one (no lanes yet, or rows
+     * written before the consumer learnt it).
+     *
+     * @throws IllegalStateException naming both when lanes hold different timelines, which only a
+     *     hand edit of the table can cause: which one the SCNs are on is unknown
+     */
+    public Optional<String> timeline(Connection connection) throws SQLException {
+        String found = null;
+        try (PreparedStatement select =
+                connection.prepareStatement(
+                        "SELECT DISTINCT timeline FROM "
+                                + name()
+                                + " WHERE consumer_group = ? AND partition_id = ?"
+                                + " AND timeline IS NOT NULL")) {
+            select.setString(1, group);
+            select.setInt(2, partition);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    String timeline = rows.getString(1);
+                    if (found != null && !found.equals(timeline)) {
+                        throw new IllegalStateException(
+                                "lanes of one partition hold different timelines: table="
+                                        + name()
+                                        + ", group="
+                                        + group
+                                        + ", partition="
+                                        + partition
+                                        + ", timelines="
+                                        + found
+                                        + ","
+                                        + timeline);
+                    }
+                    found = timeline;
+                }
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    /**
+     * Writes the timeline on every lane row of the partition, fenced by the epoch like every
+     * checkpoint write; autocommit or the caller's transaction.
+     *
+     * @throws FencedException if a row holds a newer epoch
+     */
+    public void saveTimeline(Connection connection, int laneCount, String timeline, long epoch)
+            throws SQLException {
+        try (PreparedStatement update =
+                connection.prepareStatement(
+                        "UPDATE "
+                                + name()
+                                + " SET timeline = ?, epoch = ?, updated_at = CURRENT_TIMESTAMP"
+                                + " WHERE consumer_group = ? AND partition_id = ? AND epoch <= ?")) {
+            update.setString(1, timeline);
+            update.setLong(2, epoch);
+            update.setString(3, group);
+            update.setInt(4, partition);
+            update.setLong(5, epoch);
+            if (update.executeUpdate() < laneCount) {
+                throw new FencedException(group, partition, -1, epoch);
+            }
+        }
     }
 
     /**

@@ -30,7 +30,13 @@ import java.util.function.Supplier;
  * the lowest lane's, and a cursor that moved without rows is written on every lane here, in one
  * statement with the SCN.
  *
- * <p>Threading: as {@link CheckpointStore} says; its own connection, opened on first use.
+ * <p>The relays' timeline (docs/consumer.md, "When the source server changes") is kept in the same
+ * rows ({@link CheckpointTable#timeline}): one a consumer learns is written on every lane by the
+ * next save, fenced like the SCN, so a restarted consumer refuses a relay on another timeline with
+ * the saved value.
+ *
+ * <p>Threading: as {@link CheckpointStore} says; its own connection, opened on first use. {@link
+ * #adoptTimeline} may come from the puller's thread: it only hands the value to the next save.
  */
 final class TargetCheckpointStore implements CheckpointStore {
 
@@ -42,6 +48,9 @@ final class TargetCheckpointStore implements CheckpointStore {
     private final Supplier<SnapshotMark> mark;
     private final Consumer<SnapshotMark> marked;
     private Connection connection;
+
+    /** A timeline learnt from the relays and not yet written; set by the puller's thread. */
+    private volatile String adopted;
 
     /**
      * @param epoch the owner's epoch, carried by every write
@@ -93,6 +102,24 @@ final class TargetCheckpointStore implements CheckpointStore {
     }
 
     @Override
+    public synchronized Optional<String> loadTimeline() throws IOException {
+        try {
+            return checkpoints.timeline(connection());
+        } catch (SQLException e) {
+            drop();
+            throw new IOException(
+                    "target checkpoint timeline not readable: " + this + ", error=" + e, e);
+        } catch (IllegalStateException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void adoptTimeline(String timeline) {
+        adopted = timeline;
+    }
+
+    @Override
     public synchronized void save(long scn) throws IOException {
         save(new Checkpoint(scn, mark.get().cursor()));
     }
@@ -105,6 +132,7 @@ final class TargetCheckpointStore implements CheckpointStore {
     @Override
     public synchronized void save(Checkpoint checkpoint) throws IOException {
         long scn = checkpoint.scn();
+        saveAdoptedTimeline();
         SnapshotMark current = mark.get();
         SnapshotMark next = current.movedTo(checkpoint.snapshot());
         if (committed.getAsLong() >= scn && next == current) {
@@ -118,6 +146,30 @@ final class TargetCheckpointStore implements CheckpointStore {
             drop();
             throw new IOException(
                     "target checkpoint not saved: scn=" + scn + ", " + this + ", error=" + e, e);
+        } catch (FencedException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** Writes a timeline learnt since the last save on every lane, once. */
+    private void saveAdoptedTimeline() throws IOException {
+        String timeline = adopted;
+        if (timeline == null) {
+            return;
+        }
+        try {
+            checkpoints.saveTimeline(connection(), lanes, timeline, epoch.getAsLong());
+            adopted = null;
+        } catch (SQLException e) {
+            drop();
+            throw new IOException(
+                    "target checkpoint timeline not saved: timeline="
+                            + timeline
+                            + ", "
+                            + this
+                            + ", error="
+                            + e,
+                    e);
         } catch (FencedException e) {
             throw new IOException(e.getMessage(), e);
         }

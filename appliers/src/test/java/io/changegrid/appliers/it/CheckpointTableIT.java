@@ -117,6 +117,9 @@ class CheckpointTableIT {
                     "INSERT INTO cp_old (consumer_group, partition_id, lane, scn, epoch) VALUES ('old', 0, 0, 42, 0)");
             table.create(connection);
             assertThat(table.prepareLanes(connection, 1)).containsExactly(LaneCheckpoint.after(42));
+            assertThat(table.timeline(connection)).as("rows from before timelines").isEmpty();
+            table.saveTimeline(connection, 1, "mariadb-gtid:domain=0", 0);
+            assertThat(table.timeline(connection)).hasValue("mariadb-gtid:domain=0");
         }
     }
 
@@ -179,6 +182,30 @@ class CheckpointTableIT {
             table.advanceAll(connection, 1, 300, 7);
             table.advanceAll(connection, 1, 250, 7); // never backwards
             assertThat(table.resumeScn(connection)).hasValue(300);
+        }
+    }
+
+    @Test
+    void shouldKeepTheTimelineOnEveryLaneWhenSavedAndFenceAnOlderEpoch() throws Exception {
+        CheckpointTable table = table("timeline");
+        try (Connection connection = POSTGRES.database().connect()) {
+            table.create(connection);
+            table.prepareLanes(connection, 2);
+            assertThat(table.timeline(connection)).isEmpty();
+            advance(connection, table, 0, 100, 3);
+
+            table.saveTimeline(connection, 2, "mariadb-gtid:domain=0", 3);
+            advance(connection, table, 1, 120, 3);
+
+            assertThat(table.timeline(connection)).hasValue("mariadb-gtid:domain=0");
+            assertThat(table.resumeScn(connection)).hasValue(100);
+            assertThatThrownBy(() -> table.saveTimeline(connection, 2, "binlog:other", 2))
+                    .isInstanceOf(FencedException.class);
+            advance(connection, table, 0, 120, 3);
+            assertThat(scns(table.prepareLanes(connection, 3))).containsExactly(120, 120, 120);
+            assertThat(table.timeline(connection))
+                    .as("a lane added later holds none; the others name it")
+                    .hasValue("mariadb-gtid:domain=0");
         }
     }
 }

@@ -18,7 +18,8 @@ import java.util.OptionalLong;
  * partition from fails to start ({@link
  * io.changegrid.consumer.group.checkpoint.CheckpointFencedException}); after that the callback
  * carries the epoch into its own writes, which is where a stale owner is refused. The node's SCN is
- * not moved: the owner's status endpoint reports the partition's checkpoint.
+ * not moved: the owner's status endpoint reports the partition's checkpoint. The relays' timeline
+ * is the callback's too: kept with its checkpoint, and read from it.
  *
  * <p>Threading: as {@link CheckpointStore}: never called concurrently.
  */
@@ -55,6 +56,16 @@ final class CallbackCheckpointStore implements CheckpointStore {
     public Optional<Checkpoint> loadCheckpoint() throws IOException {
         group.load(); // the fence, as in load()
         return callback.loadCheckpoint();
+    }
+
+    @Override
+    public Optional<String> loadTimeline() throws IOException {
+        return callback.loadTimeline();
+    }
+
+    @Override
+    public void adoptTimeline(String timeline) {
+        callback.adoptTimeline(timeline);
     }
 
     @Override

@@ -12,7 +12,8 @@ import java.io.UncheckedIOException;
  * <pre>
  * {"group":"orders","instance":"c1","connected":true,"leader":false,"relays":["http://r1:7070"],
  *  "partitions":[{"partition":0,"epoch":3,"state":"RUNNING","relay":"http://r1:7070/",
- *                 "startScn":..,"checkpointScn":..,"pulledScn":..,"lagMillis":12,
+ *                 "startScn":..,"checkpointScn":..,"timeline":"mariadb-gtid:domain=0",
+ *                 "pulledScn":..,"lagMillis":12,
  *                 "eventsDelivered":..,"transactionsDelivered":..,
  *                 "applier":{"target":"jdbc:postgresql://db1/shop","lanes":4,"rowsApplied":..,
  *                            "transactionsApplied":..,"commits":..,"lastError":null}}]}
@@ -50,6 +51,9 @@ final class GroupStatusJson {
                 }
                 json.writeNumberField("startScn", partition.startScn());
                 json.writeNumberField("checkpointScn", partition.checkpointScn());
+                if (partition.timeline() != null) {
+                    json.writeStringField("timeline", partition.timeline());
+                }
                 json.writeNumberField("pulledScn", partition.pulledScn());
                 json.writeNumberField("lagMillis", partition.lagMillis());
                 json.writeNumberField("eventsDelivered", partition.eventsDelivered());

@@ -9,6 +9,8 @@ package io.changegrid.consumer.group;
  * @param relay the relay pulled from now, or last; null before the first pull
  * @param startScn the checkpoint its consumer started after; -1 if none
  * @param checkpointScn the last checkpoint saved; -1 if none
+ * @param timeline the relays' timeline the checkpoint is on ({@link
+ *     io.changegrid.consumer.ConsumerStatus#timeline()}); null while none is known
  * @param pulledScn the checkpoint after the last response pulled
  * @param lagMillis 0 when everything the relay held at its last answer is checkpointed, else how
  *     far the last checkpoint's commit time is behind the wall clock; -1 if unknown
@@ -25,6 +27,7 @@ public record PartitionStatus(
         String relay,
         long startScn,
         long checkpointScn,
+        String timeline,
         long pulledScn,
         long lagMillis,
         long eventsDelivered,

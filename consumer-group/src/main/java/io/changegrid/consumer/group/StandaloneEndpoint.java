@@ -86,6 +86,7 @@ final class StandaloneEndpoint implements AutoCloseable {
                         now.relay(),
                         -1,
                         now.checkpointScn(),
+                        now.timeline(),
                         now.pulledScn(),
                         now.lagMillis(),
                         now.eventsDelivered(),

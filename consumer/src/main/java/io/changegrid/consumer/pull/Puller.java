@@ -220,6 +220,14 @@ public final class Puller implements Runnable {
         return relays.get(publishedRelay);
     }
 
+    /**
+     * The timeline the consumer is on: the checkpoint's, or the one the first relay named; null
+     * while neither names one. Any thread.
+     */
+    public String timeline() {
+        return timeline.timeline();
+    }
+
     /** The checkpoint after the last response taken into the buffer. */
     public long position() {
         return publishedPosition;

@@ -19,14 +19,14 @@ import org.slf4j.LoggerFactory;
  * checkpoint (its newest SCN is below it): that relay is behind (restarted, catching up) and the
  * consumer waits for it, not silently.
  *
- * <p>Not thread-safe: the puller's thread only.
+ * <p>Not thread-safe: the puller's thread only; {@link #timeline()} may be read from any thread.
  */
 final class TimelineGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(TimelineGuard.class);
 
     private final Consumer<String> adopt;
-    private String timeline;
+    private volatile String timeline;
     private URI warnedBehind;
 
     /**

@@ -29,6 +29,8 @@ public interface FetcherProvider {
      * FetcherContext#resumePosition()} or, without one, where its settings say to start.
      *
      * @param sink where the fetcher hands whole transactions, on its {@link Fetcher#run} thread
+     * @throws SourceUnavailableException if the source cannot be reached now (refused, unknown
+     *     host, starting or shutting down): the relay waits and calls again
      * @throws Exception if the source cannot be captured, naming every problem
      */
     Fetcher open(FetcherContext context, TransactionSink sink) throws Exception;

@@ -16,6 +16,9 @@ import org.eclipse.jetty.util.Callback;
  * {@code {"status":"CATCHING_UP"}} with the fetch position and lag: a load balancer or consumer
  * group should not send new consumers to a relay that may be hours behind, while consumers already
  * on it go on streaming, since {@code /v1/stream} does not look at health.
+ *
+ * <p>A relay started while its source cannot be reached answers 503 {@code
+ * {"status":"WAITING_FOR_SOURCE"}} with the reason until it can ({@link WaitingServer}).
  */
 final class HealthHandler extends Handler.Abstract.NonBlocking {
 
@@ -38,9 +41,11 @@ final class HealthHandler extends Handler.Abstract.NonBlocking {
                 json -> {
                     json.writeStringField(
                             "status",
-                            now.problem() != null
-                                    ? "DOWN"
-                                    : now.catchingUp() ? RelayHealth.CATCHING_UP : "UP");
+                            RelayHealth.WAITING_FOR_SOURCE.equals(now.fetchState())
+                                    ? RelayHealth.WAITING_FOR_SOURCE
+                                    : now.problem() != null
+                                            ? "DOWN"
+                                            : now.catchingUp() ? RelayHealth.CATCHING_UP : "UP");
                     json.writeStringField("fetcher", now.fetchState());
                     if (now.problem() != null) {
                         json.writeStringField("reason", now.problem());

@@ -3,7 +3,8 @@ package io.changegrid.relay.http;
 /**
  * Whether a relay is healthy, for {@code /v1/health}.
  *
- * @param fetchState RUNNING, CATCHING_UP, STOPPED or FAILED
+ * @param fetchState RUNNING, CATCHING_UP, STOPPED, FAILED, or WAITING_FOR_SOURCE while the relay
+ *     starts and cannot reach its source yet
  * @param problem why the relay is unhealthy, or null while it is healthy or catching up
  * @param fetchPosition while catching up: the source position the fetcher has read to, else null
  * @param lagScn while catching up: how far the source is ahead, in SCN units, or -1
@@ -15,6 +16,9 @@ public record RelayHealth(
 
     /** The fetch state of a relay that has not yet read up to its source's end since it started. */
     public static final String CATCHING_UP = "CATCHING_UP";
+
+    /** The fetch state of a relay that started while its source cannot be reached, and waits. */
+    public static final String WAITING_FOR_SOURCE = "WAITING_FOR_SOURCE";
 
     /** A relay that is not catching up. */
     public RelayHealth(String fetchState, String problem) {

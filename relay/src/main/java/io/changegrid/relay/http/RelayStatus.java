@@ -3,6 +3,8 @@ package io.changegrid.relay.http;
 /**
  * A snapshot of what a relay is doing, for {@code /v1/status} and the CLI.
  *
+ * @param timeline the identity of the timeline the relay's SCNs are on (docs/event-format.md, "The
+ *     timeline"), as every stream response names it; empty when the fetcher names none
  * @param fetchState RUNNING, CATCHING_UP (not yet read up to the source's end since the start),
  *     STOPPED or FAILED
  * @param fetchError why it failed, or null
@@ -16,6 +18,7 @@ package io.changegrid.relay.http;
 public record RelayStatus(
         int sourceId,
         String sourceAddress,
+        String timeline,
         String fetchState,
         String fetchError,
         String fetchPosition,

@@ -30,6 +30,7 @@ final class StatusHandler extends Handler.Abstract.NonBlocking {
                     json.writeObjectFieldStart("source");
                     json.writeNumberField("id", now.sourceId());
                     json.writeStringField("address", now.sourceAddress());
+                    json.writeStringField("timeline", now.timeline());
                     json.writeEndObject();
                     json.writeObjectFieldStart("fetch");
                     json.writeStringField("state", now.fetchState());

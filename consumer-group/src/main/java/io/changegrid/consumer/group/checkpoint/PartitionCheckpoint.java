@@ -16,7 +16,10 @@ import java.nio.charset.StandardCharsets;
  *
  * and, while the partition's consumer runs a snapshot (docs/bootstrap.md), {@code "snapshot":
  * "<cursor>"} in the same document, so the SCN and the cursor are written in one conditional set. A
- * node without the field (every node written before snapshots) has no cursor.
+ * node without the field (every node written before snapshots) has no cursor. Once the consumer
+ * learnt the relays' timeline (docs/consumer.md, "When the source server changes"), {@code
+ * "timeline": "mariadb-gtid:domain=0"} names the timeline the SCN is on; a node without it (written
+ * before timelines, or before the first relay answered) names none.
  *
  * @param scn the partition's checkpoint; -1 before the first save
  * @param epoch the ownership epoch of the member that wrote it: raised by one with every new owner,
@@ -24,20 +27,27 @@ import java.nio.charset.StandardCharsets;
  * @param owner the instance that wrote it
  * @param updatedMillis when it was written, by the writer's clock
  * @param snapshot the snapshot cursor saved with {@code scn}, or null
+ * @param timeline the timeline {@code scn} is on, or null when none is known
  */
 public record PartitionCheckpoint(
-        long scn, long epoch, String owner, long updatedMillis, String snapshot) {
+        long scn, long epoch, String owner, long updatedMillis, String snapshot, String timeline) {
 
-    /** A checkpoint without a snapshot cursor. */
+    /** A checkpoint without a snapshot cursor or a timeline. */
     public PartitionCheckpoint(long scn, long epoch, String owner, long updatedMillis) {
-        this(scn, epoch, owner, updatedMillis, null);
+        this(scn, epoch, owner, updatedMillis, null, null);
+    }
+
+    /** A checkpoint without a timeline. */
+    public PartitionCheckpoint(
+            long scn, long epoch, String owner, long updatedMillis, String snapshot) {
+        this(scn, epoch, owner, updatedMillis, snapshot, null);
     }
 
     private static final JsonFactory JSON = new JsonFactory();
 
     /** This checkpoint taken over by {@code newOwner}: the same SCN, the next epoch. */
     public PartitionCheckpoint claimedBy(String newOwner, long nowMillis) {
-        return new PartitionCheckpoint(scn, epoch + 1, newOwner, nowMillis, snapshot);
+        return new PartitionCheckpoint(scn, epoch + 1, newOwner, nowMillis, snapshot, timeline);
     }
 
     /** The node's bytes. */
@@ -51,6 +61,9 @@ public record PartitionCheckpoint(
             json.writeNumberField("updatedMillis", updatedMillis);
             if (snapshot != null) {
                 json.writeStringField("snapshot", snapshot);
+            }
+            if (timeline != null) {
+                json.writeStringField("timeline", timeline);
             }
             json.writeEndObject();
         } catch (IOException e) {
@@ -70,6 +83,7 @@ public record PartitionCheckpoint(
         String owner = null;
         long updated = 0;
         String snapshot = null;
+        String timeline = null;
         try (JsonParser json = JSON.createParser(data)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
@@ -83,6 +97,7 @@ public record PartitionCheckpoint(
                     case "owner" -> owner = json.getValueAsString();
                     case "updatedMillis" -> updated = json.getLongValue();
                     case "snapshot" -> snapshot = json.getValueAsString();
+                    case "timeline" -> timeline = json.getValueAsString();
                     default -> json.skipChildren();
                 }
             }
@@ -101,6 +116,6 @@ public record PartitionCheckpoint(
                             + ", data="
                             + new String(data, StandardCharsets.UTF_8));
         }
-        return new PartitionCheckpoint(scn, epoch, owner, updated, snapshot);
+        return new PartitionCheckpoint(scn, epoch, owner, updated, snapshot, timeline);
     }
 }

@@ -19,7 +19,13 @@ import org.apache.zookeeper.data.Stat;
  * partition, even one that has not noticed yet (a long pause, a cut network), can never move the
  * checkpoint again.
  *
- * <p>Threading: like every {@link CheckpointStore}, load and save are never called concurrently.
+ * <p>The relays' timeline (docs/consumer.md, "When the source server changes") is kept in the same
+ * node ({@link PartitionCheckpoint#timeline()}), written with every save once known, so the next
+ * owner of the partition refuses a relay on another timeline too.
+ *
+ * <p>Threading: like every {@link CheckpointStore}, load and save are never called concurrently;
+ * {@link #adoptTimeline} may come from the puller's thread and only hands the value to the next
+ * save.
  */
 public final class ZooKeeperCheckpointStore implements CheckpointStore {
 
@@ -32,6 +38,9 @@ public final class ZooKeeperCheckpointStore implements CheckpointStore {
     private final String owner;
     private final LongSupplier clock;
     private int version = UNKNOWN;
+
+    /** The timeline saves write: the node's, or the one learnt from the relays. */
+    private volatile String timeline;
 
     ZooKeeperCheckpointStore(
             ZooKeeperSession zooKeeper,
@@ -80,6 +89,21 @@ public final class ZooKeeperCheckpointStore implements CheckpointStore {
     }
 
     /**
+     * The node's timeline.
+     *
+     * @throws CheckpointFencedException if another member claimed the partition since
+     */
+    @Override
+    public Optional<String> loadTimeline() throws IOException {
+        return Optional.ofNullable(readChecked().timeline());
+    }
+
+    @Override
+    public void adoptTimeline(String adopted) {
+        timeline = adopted;
+    }
+
+    /**
      * @throws CheckpointFencedException if another member claimed the partition since this store's
      *     epoch; nothing was written
      */
@@ -101,7 +125,13 @@ public final class ZooKeeperCheckpointStore implements CheckpointStore {
             readChecked();
         }
         byte[] bytes =
-                new PartitionCheckpoint(scn, epoch, owner, clock.getAsLong(), checkpoint.snapshot())
+                new PartitionCheckpoint(
+                                scn,
+                                epoch,
+                                owner,
+                                clock.getAsLong(),
+                                checkpoint.snapshot(),
+                                timeline)
                         .encode();
         try {
             for (int attempt = 1; ; attempt++) {
@@ -177,6 +207,9 @@ public final class ZooKeeperCheckpointStore implements CheckpointStore {
         PartitionCheckpoint current = PartitionCheckpoint.decode(path, data);
         checkEpoch(current);
         version = stat.getVersion();
+        if (current.timeline() != null) {
+            timeline = current.timeline();
+        }
         return current;
     }
 

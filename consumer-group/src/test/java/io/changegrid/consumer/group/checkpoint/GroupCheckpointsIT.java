@@ -75,6 +75,24 @@ class GroupCheckpointsIT {
     }
 
     @Test
+    void shouldHandTheTimelineToTheNextOwnerWhenTheCheckpointWasSavedOnIt(TestInfo test)
+            throws Exception {
+        GroupCheckpoints group = group(test);
+        ZooKeeperCheckpointStore a = group.store(0, group.claim(0, "a"), "a");
+        assertThat(a.loadTimeline()).isEmpty();
+        a.adoptTimeline("mariadb-gtid:domain=0");
+        a.save(4_611_686_018_427_388_000L);
+
+        ZooKeeperCheckpointStore b = group.store(0, group.claim(0, "b"), "b");
+
+        assertThat(b.loadTimeline()).hasValue("mariadb-gtid:domain=0");
+        b.save(4_611_686_018_427_388_010L); // a save keeps the node's timeline
+        ZooKeeperCheckpointStore c = group.store(0, group.claim(0, "c"), "c");
+        assertThat(c.load()).hasValue(4_611_686_018_427_388_010L);
+        assertThat(c.loadTimeline()).hasValue("mariadb-gtid:domain=0");
+    }
+
+    @Test
     void shouldRefuseTheSaveAndKeepTheNewOwnersCheckpointWhenAFencedOwnerSaves(TestInfo test)
             throws Exception {
         GroupCheckpoints group = group(test);

@@ -32,4 +32,23 @@ class PartitionCheckpointTest {
         assertThat(read.snapshot()).isNull();
         assertThat(new String(read.encode(), StandardCharsets.UTF_8)).doesNotContain("snapshot");
     }
+
+    @Test
+    void shouldKeepTheTimelineWhenEncodedDecodedAndClaimed() throws IOException {
+        PartitionCheckpoint checkpoint =
+                new PartitionCheckpoint(42, 3, "consumer-1", 1000, null, "mariadb-gtid:domain=0");
+
+        PartitionCheckpoint read = PartitionCheckpoint.decode("/p/0", checkpoint.encode());
+
+        assertThat(read).isEqualTo(checkpoint);
+        assertThat(read.claimedBy("consumer-2", 2000).timeline())
+                .isEqualTo("mariadb-gtid:domain=0");
+        assertThat(
+                        PartitionCheckpoint.decode(
+                                        "/p/0",
+                                        "{\"scn\":1,\"epoch\":1,\"owner\":\"a\"}"
+                                                .getBytes(StandardCharsets.UTF_8))
+                                .timeline())
+                .isNull();
+    }
 }

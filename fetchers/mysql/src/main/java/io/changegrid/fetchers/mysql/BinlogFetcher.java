@@ -5,6 +5,7 @@ import com.github.shyiko.mysql.binlog.network.ServerException;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.fetchers.FetchPosition;
 import io.changegrid.fetchers.Fetcher;
+import io.changegrid.fetchers.SourceUnavailableException;
 import io.changegrid.fetchers.TransactionSink;
 import io.changegrid.fetchers.mysql.schema.SchemaHistory;
 import io.changegrid.fetchers.mysql.schema.SchemaTracker;
@@ -98,16 +99,17 @@ public final class BinlogFetcher implements Fetcher {
      * @param stateDirectory where the schema history lives (with the relay's other state)
      * @param resumePosition a position a sink was given earlier, or null to start afresh
      * @throws FetchFailedException if the source cannot be captured, naming every problem
+     * @throws SourceUnavailableException if the server cannot be reached now ({@link SourceReach})
      */
     public static BinlogFetcher open(
             BinlogFetcherConfig config,
             Path stateDirectory,
             String resumePosition,
             TransactionSink sink)
-            throws SQLException, IOException {
+            throws SQLException, IOException, SourceUnavailableException {
         Files.createDirectories(stateDirectory);
         Path historyFile = stateDirectory.resolve(HISTORY_FILE);
-        try (Connection connection = config.connect()) {
+        try (Connection connection = SourceReach.connect(config)) {
             SourceChecks.run(connection, config.serverId());
             CascadingForeignKeys.warn(connection, config.capture());
             SourceIdentity server = SourceIdentity.read(connection);
