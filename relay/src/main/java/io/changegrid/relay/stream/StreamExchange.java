@@ -434,7 +434,12 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
             finish();
             headers(200, reader.lastScn());
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, BINARY_TYPE);
-            response.write(true, reader.pinnedEntries(), Callback.from(callback, unpin));
+            ByteBuffer entries = reader.pinnedEntries();
+            // Counted as a copied response is (served.* per principal), before the write.
+            ByteBuffer counting = entries.slice().order(ByteOrder.LITTLE_ENDIAN);
+            int length = counting.remaining();
+            meters.served(principal, ServingMeters.events(counting, length, counted), length);
+            response.write(true, entries, Callback.from(callback, unpin));
         } catch (RuntimeException e) {
             unpin.run(); // a bug before the write took the view: never leave a segment pinned
             throw e;
