@@ -194,10 +194,10 @@ public final class RelaySettings {
             ConfigKey.of(
                             "http.edgeLinger",
                             ValueKind.DURATION,
-                            Duration.ofMillis(1),
+                            Duration.ZERO,
                             "At the live edge, how long a stream request that would get less than half its"
                                     + " maxBytes may wait for more, counted from its arrival: one response per few"
-                                    + " transactions instead of one per transaction, at most this much later."
+                                    + " transactions instead of one per transaction, each at most this much later."
                                     + " A request with timeoutMs=0 never waits. 0: answer at once.")
                     .validatedBy(
                             v -> !v.isNegative() && v.compareTo(Duration.ofMillis(100)) <= 0,

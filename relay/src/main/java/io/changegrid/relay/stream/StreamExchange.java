@@ -53,13 +53,14 @@ import org.slf4j.LoggerFactory;
  * objects to G1, which at {@code -Xmx256m} fail to allocate for want of contiguous regions while
  * most of the heap is free.
  *
- * <p>At the live edge: a request that would get less than half its {@code maxBytes} waits for more,
- * at most {@code http.edgeLinger} after its arrival (and never when {@code timeoutMs=0}), parked
- * like one waiting for data, and is answered as soon as half its {@code maxBytes} are there or the
- * linger is over. Without it a consumer keeping up with a fast source gets one response per
- * transaction, each paying a request, a wake-up and a response on both sides (issue 21: end to end
- * cost 1.6× its two stages per event); a relay far ahead, or a request that finds half its {@code
- * maxBytes} waiting, is answered at once as before.
+ * <p>At the live edge, with {@code http.edgeLinger} set (off by default): a request that would get
+ * less than half its {@code maxBytes} waits for more, at most that long after its arrival (and
+ * never when {@code timeoutMs=0}), parked like one waiting for data, and is answered as soon as
+ * half its {@code maxBytes} are there or the linger is over. Without it a consumer keeping up with
+ * a fast source gets one response per transaction, each paying a request, a wake-up and a
+ * response on both sides; a relay far ahead, or a request that finds half its {@code maxBytes}
+ * waiting, is answered at once either way. It costs the median latency what it waits
+ * (docs/benchmarks.md, issue 21).
  *
  * <p>However the request ends (answered, refused, or failed by Jetty when its consumer went away),
  * the exchange stops listening to the buffer and stops waiting for memory. Nothing after {@link
