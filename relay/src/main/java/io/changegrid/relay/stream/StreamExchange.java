@@ -57,10 +57,10 @@ import org.slf4j.LoggerFactory;
  * less than half its {@code maxBytes} waits for more, at most that long after its arrival (and
  * never when {@code timeoutMs=0}), parked like one waiting for data, and is answered as soon as
  * half its {@code maxBytes} are there or the linger is over. Without it a consumer keeping up with
- * a fast source gets one response per transaction, each paying a request, a wake-up and a
- * response on both sides; a relay far ahead, or a request that finds half its {@code maxBytes}
- * waiting, is answered at once either way. It costs the median latency what it waits
- * (docs/benchmarks.md, issue 21).
+ * a fast source gets one response per transaction, each paying a request, a wake-up and a response
+ * on both sides; a relay far ahead, or a request that finds half its {@code maxBytes} waiting, is
+ * answered at once either way. It costs the median latency what it waits (docs/benchmarks.md, issue
+ * 21).
  *
  * <p>However the request ends (answered, refused, or failed by Jetty when its consumer went away),
  * the exchange stops listening to the buffer and stops waiting for memory. Nothing after {@link
