@@ -74,6 +74,16 @@ public final class EndToEndCommand implements Callable<Integer> {
     @Option(names = "--repeat", description = "Runs of every topology. Default: ${DEFAULT-VALUE}.")
     int repeat = 1;
 
+    @Option(
+            names = "--stages",
+            description =
+                    "Before each end-to-end run, measure stage 1 (the same relays reading the"
+                            + " binlog, nobody reading them) and stage 2 (the same consumers"
+                            + " reading it all back from those relays) over the same load, and"
+                            + " print the per-event CPU of each beside the end-to-end one and"
+                            + " their ratio (stagesRatio in the result line).")
+    boolean stages;
+
     @Mixin RelayOptions relayOptions = new RelayOptions();
 
     @Mixin SourceOptions sourceOptions = new SourceOptions();
@@ -176,7 +186,7 @@ public final class EndToEndCommand implements Callable<Integer> {
     }
 
     /** A run's name as a PostgreSQL slot name allows: lower case, digits and underscores. */
-    private static String slotPrefix(Path part) {
+    static String slotPrefix(Path part) {
         return "bench_" + part.getFileName().toString().replace('-', '_');
     }
 
@@ -231,23 +241,43 @@ public final class EndToEndCommand implements Callable<Integer> {
                                 + "-"
                                 + repetition);
         List<Integer> ports = RelayFleet.freePorts(topology.relays());
-        List<ConsumerSpec> specs =
-                ConsumerSpec.assign(
-                        ports.stream().map(plan.tls()::url).toList(),
-                        topology.consumers(),
-                        consumerOptions.partitioning(),
-                        source.database(),
-                        format,
-                        compression,
-                        source.consumerEndScn(),
-                        consumerOptions.bufferBytes());
-        specs =
-                specs.stream()
-                        .map(spec -> spec.withRelayCredentials(plan.tls().consumerArguments()))
-                        .toList();
+        java.util.function.Function<List<Integer>, List<ConsumerSpec>> specsFor =
+                relayPorts ->
+                        ConsumerSpec.assign(
+                                        relayPorts.stream().map(plan.tls()::url).toList(),
+                                        topology.consumers(),
+                                        consumerOptions.partitioning(),
+                                        source.database(),
+                                        format,
+                                        compression,
+                                        source.consumerEndScn(),
+                                        consumerOptions.bufferBytes())
+                                .stream()
+                                .map(
+                                        spec ->
+                                                spec.withRelayCredentials(
+                                                        plan.tls().consumerArguments()))
+                                .toList();
+        SeparateStages.Figures apart = null;
+        if (stages) {
+            apart =
+                    SeparateStages.run(
+                            source,
+                            relayOptions.plan(
+                                    topology.relays(),
+                                    shape,
+                                    most / (double) shape.tables(),
+                                    List.of()),
+                            specsFor,
+                            consumerOptions,
+                            work,
+                            part.getFileName() + "-apart");
+        }
+        List<ConsumerSpec> specs = specsFor.apply(ports);
         OptionalDouble sourceCpuBefore;
         CatchUp catchUp;
         Delivery delivery;
+        long[] served;
         try (ConsumerFleet consumers =
                 ConsumerFleet.start(
                         specs, consumerOptions.heap(), consumerOptions.javaOptions(), part)) {
@@ -260,6 +290,7 @@ public final class EndToEndCommand implements Callable<Integer> {
                 relays.releaseTogether();
                 catchUp = relays.awaitCatchUp(source.relayEndScn(), source.events());
                 delivery = consumers.await(source.events());
+                served = relays.servedResponsesAndEvents();
             }
         }
         OptionalDouble sourceCpuAfter = source.cpuSeconds();
@@ -297,6 +328,16 @@ public final class EndToEndCommand implements Callable<Integer> {
                             (sourceCpuAfter.getAsDouble() - sourceCpuBefore.getAsDouble())
                                     / seconds,
                             2));
+        }
+        double cpuSeconds = catchUp.cpuSeconds() + delivery.cpuSeconds();
+        double micros = cpuSeconds * 1e6 / Math.max(1, delivery.events());
+        line.put("cpuMicrosPerEvent", ResultFile.round(micros, 3));
+        line.put("responses", served[0]);
+        double eventsPerResponse = served[1] / (double) Math.max(1, served[0]);
+        line.put("eventsPerResponse", ResultFile.round(eventsPerResponse, 1));
+        if (apart != null) {
+            apart.put(line, micros);
+            apart.print(System.out, micros, eventsPerResponse);
         }
         if (warning != null) {
             line.put("warning", warning);

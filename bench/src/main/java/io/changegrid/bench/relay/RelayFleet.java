@@ -334,6 +334,25 @@ public final class RelayFleet implements AutoCloseable {
         return new CatchUp.SecondHalf(0, 0, 0);
     }
 
+    /**
+     * Stream responses with data the relays have served so far, and the events in them (their
+     * {@code changegrid.relay.served.*} counters, all principals): how many events one response
+     * carries, at the live edge and from a full buffer.
+     */
+    public long[] servedResponsesAndEvents() throws InterruptedException {
+        long responses = 0;
+        long events = 0;
+        for (RelayProcess relay : relays) {
+            String metrics = relay.metrics();
+            if (metrics != null) {
+                responses +=
+                        (long) RelayHttp.sum(metrics, "changegrid_relay_served_responses_total");
+                events += (long) RelayHttp.sum(metrics, "changegrid_relay_served_events_total");
+            }
+        }
+        return new long[] {responses, events};
+    }
+
     /** CPU seconds all relays have used so far. */
     public double cpuSeconds() {
         return relays.stream().mapToDouble(RelayProcess::cpuSeconds).sum();

@@ -281,6 +281,9 @@ public final class Stage1Command implements Callable<Integer> {
                 catchUp.seconds(),
                 catchUp.bytes(),
                 catchUp.cpuSeconds());
+        line.put(
+                "cpuMicrosPerEvent",
+                ResultFile.round(catchUp.cpuSeconds() * 1e6 / Math.max(1, catchUp.events()), 3));
         line.put("processes", count);
         line.put("machineCpu", ResultFile.round(catchUp.machineCores(), 2));
         line.put("harnessCpu", ResultFile.round(catchUp.harnessCores(), 2));

@@ -222,6 +222,12 @@ public final class Stage2Command implements Callable<Integer> {
         line.put("harnessCpu", ResultFile.round(machine.harnessCores(), 2));
         line.put("relayCpu", ResultFile.round(relayCpu / delivery.seconds(), 2));
         line.put("relayCpuSeconds", ResultFile.round(relayCpu, 2));
+        // Relay and consumers: what end to end's per-event CPU compares with (e2e --stages).
+        line.put(
+                "cpuMicrosPerEvent",
+                ResultFile.round(
+                        (relayCpu + delivery.cpuSeconds()) * 1e6 / Math.max(1, delivery.events()),
+                        3));
         if (warning != null) {
             line.put("warning", warning);
         }

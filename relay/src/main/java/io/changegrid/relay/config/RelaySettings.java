@@ -190,6 +190,18 @@ public final class RelaySettings {
                                     + " segments of direct memory more may be taken: count them in"
                                     + " -XX:MaxDirectMemorySize. 0: every response is copied.")
                     .validatedBy(v -> v >= 0 && v <= 64, "0..64");
+    public static final ConfigKey<Duration> HTTP_EDGE_LINGER =
+            ConfigKey.of(
+                            "http.edgeLinger",
+                            ValueKind.DURATION,
+                            Duration.ZERO,
+                            "At the live edge, how long a stream request that would get less than half its"
+                                    + " maxBytes may wait for more, counted from its arrival: one response per few"
+                                    + " transactions instead of one per transaction, each at most this much later."
+                                    + " A request with timeoutMs=0 never waits. 0: answer at once.")
+                    .validatedBy(
+                            v -> !v.isNegative() && v.compareTo(Duration.ofMillis(100)) <= 0,
+                            "0ms..100ms");
 
     /** TLS on the HTTP API: {@code http.tls.*}, the shape every TLS end shares. */
     public static final TlsSettings HTTP_TLS = TlsSettings.server("http.tls");
@@ -302,7 +314,8 @@ public final class RelaySettings {
                                 HTTP_SERVING_MEMORY,
                                 HTTP_MAX_CONNECTIONS,
                                 HTTP_MAX_PARKED_POLLS,
-                                HTTP_ZERO_COPY_SEGMENTS));
+                                HTTP_ZERO_COPY_SEGMENTS,
+                                HTTP_EDGE_LINGER));
         keys.addAll(HTTP_TLS.keys());
         keys.addAll(
                 List.of(

@@ -12,11 +12,28 @@ import io.changegrid.relay.buffer.DirectMemoryLimit;
  * @param maxParkedPolls stream requests waiting parked; beyond, 503
  * @param zeroCopySegments segments responses may be sent from in place at once, each possibly
  *     costing one more segment of direct memory (0: every response is copied)
+ * @param edgeLingerNanos how long a request that would get a small response may wait for more, from
+ *     its arrival ({@code http.edgeLinger}; 0: never)
  */
 public record ServingLimits(
-        long servingMemoryBytes, int maxConnections, int maxParkedPolls, int zeroCopySegments) {
+        long servingMemoryBytes,
+        int maxConnections,
+        int maxParkedPolls,
+        int zeroCopySegments,
+        long edgeLingerNanos) {
 
-    /** Limits with the default {@code http.zeroCopySegments}. */
+    /** Limits with the default {@code http.edgeLinger}. */
+    public ServingLimits(
+            long servingMemoryBytes, int maxConnections, int maxParkedPolls, int zeroCopySegments) {
+        this(
+                servingMemoryBytes,
+                maxConnections,
+                maxParkedPolls,
+                zeroCopySegments,
+                RelaySettings.HTTP_EDGE_LINGER.defaultValue().toNanos());
+    }
+
+    /** Limits with the default {@code http.zeroCopySegments} and {@code http.edgeLinger}. */
     public ServingLimits(long servingMemoryBytes, int maxConnections, int maxParkedPolls) {
         this(
                 servingMemoryBytes,
@@ -43,7 +60,8 @@ public record ServingLimits(
                 memory == 0 ? defaultServingMemory(bufferDirect) : memory,
                 config.get(RelaySettings.HTTP_MAX_CONNECTIONS),
                 config.get(RelaySettings.HTTP_MAX_PARKED_POLLS),
-                zeroCopySegments);
+                zeroCopySegments,
+                config.get(RelaySettings.HTTP_EDGE_LINGER).toNanos());
     }
 
     /** The defaults of every key: what a relay configured with none of them gets. */
@@ -52,7 +70,8 @@ public record ServingLimits(
                 defaultServingMemory(0),
                 RelaySettings.HTTP_MAX_CONNECTIONS.defaultValue(),
                 RelaySettings.HTTP_MAX_PARKED_POLLS.defaultValue(),
-                RelaySettings.HTTP_ZERO_COPY_SEGMENTS.defaultValue());
+                RelaySettings.HTTP_ZERO_COPY_SEGMENTS.defaultValue(),
+                RelaySettings.HTTP_EDGE_LINGER.defaultValue().toNanos());
     }
 
     /**

@@ -5,7 +5,6 @@ import io.changegrid.protocol.StreamResponse;
 import io.changegrid.relay.buffer.AppendListener;
 import io.changegrid.relay.buffer.EventBuffer;
 import io.changegrid.relay.buffer.EventBufferReader;
-import io.changegrid.relay.buffer.SegmentPin;
 import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.process.FatalErrors;
 import io.changegrid.relay.response.JsonResponse;
@@ -14,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.ByteBufferPool;
@@ -54,6 +52,15 @@ import org.slf4j.LoggerFactory;
  * {@code maxBytes} of direct memory per thread); and copies of tens of megabytes are humongous
  * objects to G1, which at {@code -Xmx256m} fail to allocate for want of contiguous regions while
  * most of the heap is free.
+ *
+ * <p>At the live edge, with {@code http.edgeLinger} set (off by default): a request that would get
+ * less than half its {@code maxBytes} waits for more, at most that long after its arrival (and
+ * never when {@code timeoutMs=0}), parked like one waiting for data, and is answered as soon as
+ * half its {@code maxBytes} are there or the linger is over. Without it a consumer keeping up with
+ * a fast source gets one response per transaction, each paying a request, a wake-up and a response
+ * on both sides; a relay far ahead, or a request that finds half its {@code maxBytes} waiting, is
+ * answered at once either way. It costs the median latency what it waits (docs/benchmarks.md, issue
+ * 21).
  *
  * <p>However the request ends (answered, refused, or failed by Jetty when its consumer went away),
  * the exchange stops listening to the buffer and stops waiting for memory. Nothing after {@link
@@ -102,6 +109,17 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
     private boolean awaitingMemory;
     private Scheduler.Task timeout;
 
+    /** When the request arrived: the edge linger counts from there. */
+    private final long arrivalNanos = System.nanoTime();
+
+    /** {@code http.edgeLinger} for this request: 0 when it must not wait. */
+    private final long lingerNanos;
+
+    /** The linger is over (or never began): answer with whatever there is. */
+    private boolean lingered;
+
+    private Scheduler.Task linger;
+
     StreamExchange(
             Request request,
             Response response,
@@ -126,6 +144,12 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         this.executor = request.getComponents().getExecutor();
         this.scheduler = request.getComponents().getScheduler();
         this.inPlace = params.format() == StreamFormat.BINARY && subscription.isEverything();
+        // At most half the poll's own timeout, so that the timeout never ends a request that
+        // lingers with data (0 when it must not wait at all).
+        this.lingerNanos =
+                Math.min(
+                        serving.edgeLingerNanos(),
+                        TimeUnit.MILLISECONDS.toNanos(params.timeoutMs()) / 2);
     }
 
     synchronized void start() {
@@ -138,6 +162,13 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
                 return;
             }
             if (!parkedPolls.tryPark()) {
+                if (linger != null) {
+                    // It had data and only lingered: answer with it rather than refuse.
+                    lingered = true;
+                    if (attempt()) {
+                        return;
+                    }
+                }
                 respondBusy();
                 return;
             }
@@ -202,6 +233,20 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         }
     }
 
+    /** The edge linger is over: answer with whatever there is. */
+    private synchronized void onLingered() {
+        try {
+            lingered = true;
+            if (!responded && !awaitingMemory) {
+                attempt();
+            }
+        } catch (RuntimeException e) {
+            fail(e);
+        } catch (Error e) {
+            FatalErrors.halt("stream linger: from=" + params.from(), e);
+        }
+    }
+
     private synchronized void onTimeout() {
         try {
             if (!responded) {
@@ -255,6 +300,10 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
                 case EventBufferReader.NOT_PINNED:
                     break; // copy
                 default:
+                    if (lingers(reader.bytesCopied())) {
+                        reader.pinned().release();
+                        return false;
+                    }
                     respondPinned();
                     return true;
             }
@@ -280,6 +329,9 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
                 throw new IllegalStateException(
                         "entries copied into an empty destination: result=" + look);
         }
+        if (lingers(Math.min(params.maxBytes(), reader.availableBytes()))) {
+            return false;
+        }
         // Whole transactions only: at least the first, even above maxBytes.
         long wanted =
                 Math.max(
@@ -292,13 +344,32 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         return readWith(wanted);
     }
 
+    /**
+     * Whether a response of {@code bytes} waits for more (see the class doc); schedules the end of
+     * the linger the first time it does.
+     */
+    private boolean lingers(long bytes) {
+        if (lingered || lingerNanos == 0 || bytes >= params.maxBytes() / 2) {
+            return false;
+        }
+        long left = arrivalNanos + lingerNanos - System.nanoTime();
+        if (left <= 0) {
+            lingered = true;
+            return false;
+        }
+        if (linger == null) {
+            linger = scheduler.schedule(this::onLingered, left, TimeUnit.NANOSECONDS);
+        }
+        return true;
+    }
+
     /** Copies into a buffer of the {@code granted} bytes and responds; see {@link #attempt}. */
     private boolean readWith(long granted) {
         int size = Math.toIntExact(granted);
         RetainableByteBuffer.Mutable pooled = pool.acquire(size, true);
         ByteBuffer destination = pooled.getByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         destination.clear().limit(size);
-        Runnable giveBack = new GiveBack(pooled, granted);
+        Runnable giveBack = new GiveBack(pooled, memory, granted);
         int result = read(destination);
         if (result > 0) {
             try {
@@ -364,7 +435,12 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
             finish();
             headers(200, reader.lastScn());
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, BINARY_TYPE);
-            response.write(true, reader.pinnedEntries(), Callback.from(callback, unpin));
+            ByteBuffer entries = reader.pinnedEntries();
+            // Counted as a copied response is (served.* per principal), before the write.
+            ByteBuffer counting = entries.slice().order(ByteOrder.LITTLE_ENDIAN);
+            int length = counting.remaining();
+            meters.served(principal, ServingMeters.events(counting, length, counted), length);
+            response.write(true, entries, Callback.from(callback, unpin));
         } catch (RuntimeException e) {
             unpin.run(); // a bug before the write took the view: never leave a segment pinned
             throw e;
@@ -426,6 +502,9 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
 
     private void finish() {
         responded = true;
+        if (linger != null) {
+            linger.cancel();
+        }
         if (awaitingMemory) {
             // If no longer waiting, the grant is on its way and onMemory gives it back.
             memory.cancel(this);
@@ -436,45 +515,6 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
             buffer.removeListener(this);
             if (timeout != null) {
                 timeout.cancel();
-            }
-        }
-    }
-
-    /** Releases a pin once, however many paths end the response. */
-    private static final class Unpin implements Runnable {
-        private final SegmentPin pin;
-        private final AtomicBoolean done = new AtomicBoolean();
-
-        Unpin(SegmentPin pin) {
-            this.pin = pin;
-        }
-
-        @Override
-        public void run() {
-            if (done.compareAndSet(false, true)) {
-                pin.release();
-            }
-        }
-    }
-
-    /**
-     * Gives a copy's buffer and its serving memory back, once, however many paths end the response.
-     */
-    private final class GiveBack implements Runnable {
-        private final RetainableByteBuffer pooled;
-        private final long granted;
-        private final AtomicBoolean done = new AtomicBoolean();
-
-        GiveBack(RetainableByteBuffer pooled, long granted) {
-            this.pooled = pooled;
-            this.granted = granted;
-        }
-
-        @Override
-        public void run() {
-            if (done.compareAndSet(false, true)) {
-                pooled.release();
-                memory.release(granted);
             }
         }
     }

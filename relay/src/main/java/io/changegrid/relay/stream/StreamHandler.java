@@ -146,7 +146,8 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
                         new ServingMemory(limits.servingMemoryBytes()),
                         new ParkedPolls(limits.maxParkedPolls()),
                         sourceTimeMillis,
-                        new ServingMeters());
+                        new ServingMeters(),
+                        limits.edgeLingerNanos());
         this.filters = new SubscriptionFilters(registry);
         this.sourceId = Integer.toString(sourceId);
         this.schemaFingerprint = schemaFingerprint;

@@ -16,6 +16,8 @@ import java.util.function.LongSupplier;
  * @param sourceTimeMillis the source time of the newest entry the fetcher received, or -1 ({@link
  *     io.changegrid.protocol.StreamResponse#SOURCE_TIME}); read when an answer is sent
  * @param meters what is served, per principal
+ * @param edgeLingerNanos how long a request that would get a small response may wait for more, from
+ *     its arrival ({@code http.edgeLinger}; 0: never)
  */
 record StreamServing(
         EventBuffer buffer,
@@ -23,4 +25,5 @@ record StreamServing(
         ServingMemory memory,
         ParkedPolls parkedPolls,
         LongSupplier sourceTimeMillis,
-        ServingMeters meters) {}
+        ServingMeters meters,
+        long edgeLingerNanos) {}
