@@ -46,8 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TransactionPartsIT {
 
-    @RegisterExtension
-    static final MariaDbExtension MARIADB = new MariaDbExtension();
+    @RegisterExtension static final MariaDbExtension MARIADB = new MariaDbExtension();
 
     private static final long TRANSACTION_BYTES = bytes(property("bytes", "16m"));
     private static final String SEGMENT = property("segment", "1MiB");
@@ -131,7 +130,9 @@ class TransactionPartsIT {
                 consumer.close();
                 first.close();
             }
-            assertThat(recorder.rollbacks.get()).as("the delivery in the middle rolled back").isOne();
+            assertThat(recorder.rollbacks.get())
+                    .as("the delivery in the middle rolled back")
+                    .isOne();
             recorder.assertWhole(2);
         }
     }
@@ -175,8 +176,7 @@ class TransactionPartsIT {
                                 "buffer.transactionParts", "true",
                                 "buffer.segmentSize", SEGMENT,
                                 "buffer.capacity", RELAY_CAPACITY,
-                                "buffer.storage", STORAGE,
-                                "source.heartbeatInterval", "1h"));
+                                "buffer.storage", STORAGE));
         if (STORAGE.equals("mapped")) {
             Path directory = work.resolve(name + "-buffer");
             java.nio.file.Files.createDirectories(directory);
@@ -209,8 +209,8 @@ class TransactionPartsIT {
     }
 
     /**
-     * A small transaction (row 0), the large one (rows 1..ROWS), another small one (ROWS + 1);
-     * each row's data is its id's bytes repeated, for the callback to check.
+     * A small transaction (row 0), the large one (rows 1..ROWS), another small one (ROWS + 1); each
+     * row's data is its id's bytes repeated, for the callback to check.
      */
     private static void load(String database) throws Exception {
         try (Connection connection = MARIADB.server().connect(database);

@@ -300,10 +300,10 @@ public final class Lane implements AutoCloseable {
 
     /**
      * Writes the pending rows into the open target transaction without committing it, and forgets
-     * them: a source transaction larger than memory (one delivered in parts) is written as it
-     * comes and committed once, at its end, by {@link #commit}. Upserts only (a plain insert that
-     * met an existing row could not be redone without undoing the earlier flushes), and no staged
-     * merge (its staging tables belong to a commit).
+     * them: a source transaction larger than memory (one delivered in parts) is written as it comes
+     * and committed once, at its end, by {@link #commit}. Upserts only (a plain insert that met an
+     * existing row could not be redone without undoing the earlier flushes), and no staged merge
+     * (its staging tables belong to a commit).
      *
      * @throws SQLException from the target; the transaction is then rolled back by {@link
      *     #rollback}

@@ -48,8 +48,7 @@ class TransactionPartsApplierIT {
     @TempDir Path relayState;
 
     @Test
-    void shouldCommitATransactionInPartsOnceAtItsEndWhenItIsLargerThanTheBuffer()
-            throws Exception {
+    void shouldCommitATransactionInPartsOnceAtItsEndWhenItIsLargerThanTheBuffer() throws Exception {
         SOURCE.server()
                 .execute(
                         "CREATE DATABASE big",
@@ -156,7 +155,8 @@ class TransactionPartsApplierIT {
     private static String checksum(Connection connection) throws SQLException {
         try (connection;
                 Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT id, data FROM big.blobs ORDER BY id")) {
+                ResultSet rows =
+                        statement.executeQuery("SELECT id, data FROM big.blobs ORDER BY id")) {
             CRC32C crc = new CRC32C();
             long count = 0;
             while (rows.next()) {

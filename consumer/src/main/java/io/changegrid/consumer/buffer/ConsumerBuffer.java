@@ -27,12 +27,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *       ({@link #CLOSED}, {@link #TOO_LARGE}, {@link #NOTHING_YET}, {@link #FINISHED}).
  * </ul>
  *
- * <p>Transactions in parts (docs/consumer.md, "Transactions in parts"): an entry may end inside
- * a transaction, and the next entry goes on with it; each entry records how many parts of its first
+ * <p>Transactions in parts (docs/consumer.md, "Transactions in parts"): an entry may end inside a
+ * transaction, and the next entry goes on with it; each entry records how many parts of its first
  * transaction its request said it held ({@link #entryParts}, 0 when it starts a transaction over).
  * The reader may release the entries of a transaction's delivered parts before its end, and so can
- * no longer read them again: to deliver it again it asks the writer to {@link #requestRestart
- * fetch again} from the checkpoint, and skips the entries of earlier {@link #entryEpoch epochs}.
+ * no longer read them again: to deliver it again it asks the writer to {@link #requestRestart fetch
+ * again} from the checkpoint, and skips the entries of earlier {@link #entryEpoch epochs}.
  *
  * <p>Threading: exactly one writer thread (the puller) and one reader thread (the dispatcher);
  * {@link #close}, {@link #wakeReader} and the getters from any thread. The lock is taken once per
@@ -194,7 +194,8 @@ public final class ConsumerBuffer {
      * @param epoch the {@link Restart#epoch()} the entry was fetched in, 0 before any restart
      * @see #publish(int, long, int, String)
      */
-    public void publish(int length, long lastScn, int source, String snapshot, int parts, int epoch) {
+    public void publish(
+            int length, long lastScn, int source, String snapshot, int parts, int epoch) {
         if (claimStart < 0) {
             throw new IllegalStateException("publish without a claim: length=" + length);
         }

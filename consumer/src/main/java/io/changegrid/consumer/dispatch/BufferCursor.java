@@ -114,8 +114,8 @@ final class BufferCursor {
     }
 
     /**
-     * Goes back before the item {@link #next} just returned (a transaction or heartbeat), to
-     * return it again.
+     * Goes back before the item {@link #next} just returned (a transaction or heartbeat), to return
+     * it again.
      */
     void stepBack() {
         position = itemStart;
@@ -136,7 +136,9 @@ final class BufferCursor {
         buffer.release(sequence);
     }
 
-    /** Releases every entry before the current one: its items were delivered, none is read again. */
+    /**
+     * Releases every entry before the current one: its items were delivered, none is read again.
+     */
     void releaseRead() {
         buffer.release(sequence);
     }

@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Transactions in parts</b> ({@link PartsDelivery}): one transaction, in a batch of its
  *       own (a batch open when its first part comes ends before it), so no checkpoint falls inside
  *       it; the parts' entries are released as they are delivered. A rollback in the middle then
- *       has the puller fetch again from the checkpoint ({@link ConsumerBuffer#requestRestart}),
- *       and the transaction comes again from its start.
+ *       has the puller fetch again from the checkpoint ({@link ConsumerBuffer#requestRestart}), and
+ *       the transaction comes again from its start.
  * </ul>
  *
  * <p>Per event it allocates nothing: frames are read in place through one {@link FrameEventView};

@@ -6,9 +6,9 @@ import java.util.function.BooleanSupplier;
 /**
  * Delivers a transaction in parts (docs/consumer.md, "Transactions in parts") as one transaction:
  * from its first part, which the cursor is on, to its last, waiting for each part's entry as the
- * puller fetches it. The buffer then needs room for a part, not the transaction: the entries of
- * the parts delivered are released as soon as the cursor leaves them, before the transaction ends.
- * So once anything was released the transaction can no longer be read again from the buffer: a
+ * puller fetches it. The buffer then needs room for a part, not the transaction: the entries of the
+ * parts delivered are released as soon as the cursor leaves them, before the transaction ends. So
+ * once anything was released the transaction can no longer be read again from the buffer: a
  * rollback must have the puller fetch it again ({@link #released()}).
  *
  * <p>The transaction is the only one of its batch, so no checkpoint falls inside it and a rollback

@@ -112,8 +112,7 @@ final class TransactionDelivery {
             try {
                 result = callback.onEvent(view);
             } catch (Throwable t) {
-                return new Abandoned(
-                        CallbackResult.FAIL, "onEvent", view.scn(), view.index(), t);
+                return new Abandoned(CallbackResult.FAIL, "onEvent", view.scn(), view.index(), t);
             }
             if (result != CallbackResult.SUCCESS) {
                 return new Abandoned(result, "onEvent", view.scn(), view.index(), null);

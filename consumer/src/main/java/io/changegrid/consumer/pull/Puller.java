@@ -52,9 +52,9 @@ import org.slf4j.LoggerFactory;
  * relay's newest SCN ({@code from=-1&snapshot=start}).
  *
  * <p>Transactions in parts (docs/consumer.md): an answer that ends inside one names the parts held
- * ({@code X-Changegrid-Parts}); the puller asks on with them ({@code parts}) from the same relay. On
- * any relay failure it asks again with {@code parts} absent, and the transaction comes again from
- * its start, which the dispatcher sees in the entry ({@link ConsumerBuffer#entryParts}). The
+ * ({@code X-Changegrid-Parts}); the puller asks on with them ({@code parts}) from the same relay.
+ * On any relay failure it asks again with {@code parts} absent, and the transaction comes again
+ * from its start, which the dispatcher sees in the entry ({@link ConsumerBuffer#entryParts}). The
  * dispatcher may ask it to fetch again from a checkpoint ({@link ConsumerBuffer#requestRestart}).
  *
  * <p>Threading: {@link #run} on the puller thread, which owns all mutable state; {@link #stop} and

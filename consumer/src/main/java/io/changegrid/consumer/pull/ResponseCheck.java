@@ -57,8 +57,8 @@ public final class ResponseCheck {
     }
 
     /**
-     * Checks a body as {@link #check(ByteBuffer, int, int, long, StreamHeaders)}, asked with
-     * {@code parts} parts of the transaction after {@code from} held: the body must continue the
+     * Checks a body as {@link #check(ByteBuffer, int, int, long, StreamHeaders)}, asked with {@code
+     * parts} parts of the transaction after {@code from} held: the body must continue the
      * transaction the last successful check ended inside.
      */
     boolean check(

@@ -108,8 +108,7 @@ class PartsDispatchTest {
             throws Exception {
         RecordingCallback callback = new RecordingCallback();
         start(callback);
-        SampleStream.publish(
-                buffer, stream.begin(200).insert(2, "b", "1.00").part().take(), 99, 0);
+        SampleStream.publish(buffer, stream.begin(200).insert(2, "b", "1.00").part().take(), 99, 0);
         awaitCall(callback, "event 200/0 INSERT id=2");
         // Another relay, asked afresh: the transaction from its first event.
         SampleStream again = new SampleStream();
@@ -156,8 +155,7 @@ class PartsDispatchTest {
                     }
                 };
         start(callback);
-        SampleStream.publish(
-                buffer, stream.begin(200).insert(2, "b", "1.00").part().take(), 99, 0);
+        SampleStream.publish(buffer, stream.begin(200).insert(2, "b", "1.00").part().take(), 99, 0);
         SampleStream.publish(buffer, stream.insert(3, "c", "1.00").part().take(), 99, 1);
         awaitCall(callback, "rollback 99");
         ConsumerBuffer.Restart restart =
