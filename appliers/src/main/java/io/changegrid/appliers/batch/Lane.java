@@ -79,6 +79,9 @@ public final class Lane implements AutoCloseable {
     private final CoalescedWrites coalesced;
     private final SourceOrderWrites ordered;
 
+    /** Rows {@link #flush flushed} into the open target transaction, not committed yet. */
+    private long flushedRows;
+
     private final List<TransactionStep> steps = new ArrayList<>();
 
     private int pendingRows;
@@ -291,7 +294,8 @@ public final class Lane implements AutoCloseable {
             throw e;
         }
         checkpoint = target;
-        rowsWritten += written;
+        rowsWritten += written + flushedRows;
+        flushedRows = 0;
         pending.clear();
         ordered.clear();
         steps.clear();
@@ -326,7 +330,7 @@ public final class Lane implements AutoCloseable {
             broken = broken || isConnectionError(e);
             throw e;
         }
-        rowsWritten += written;
+        flushedRows += written; // counted as written once committed
         pending.clear();
         ordered.clear();
         pendingRows = 0;
@@ -453,6 +457,7 @@ public final class Lane implements AutoCloseable {
 
     /** Drops the pending rows and rolls back the open transaction; never throws. */
     public void rollback() {
+        flushedRows = 0;
         pending.clear();
         ordered.clear();
         steps.clear();
