@@ -76,6 +76,12 @@ public final class SampleStream {
         return this;
     }
 
+    /** Ends a part of the open transaction (FLAG_CONTINUED); the transaction stays open. */
+    public SampleStream part() {
+        encoder.endPart();
+        return this;
+    }
+
     /** A one-insert transaction at {@code scn} for order {@code id}. */
     public SampleStream order(long scn, long id) {
         return begin(scn).insert(id, "customer " + id, id + ".00").commit();
@@ -104,6 +110,20 @@ public final class SampleStream {
         }
         System.arraycopy(body, 0, buffer.bytes(), offset, body.length);
         buffer.publish(body.length, lastScn, 0);
+    }
+
+    /**
+     * Copies {@code body} into {@code buffer} as one entry fetched with {@code parts} parts of its
+     * first transaction held, as the puller does.
+     */
+    public static void publish(ConsumerBuffer buffer, byte[] body, long lastScn, int parts)
+            throws InterruptedException {
+        int offset = buffer.claim(body.length);
+        if (offset < 0) {
+            throw new IllegalStateException("claim failed: code=" + offset);
+        }
+        System.arraycopy(body, 0, buffer.bytes(), offset, body.length);
+        buffer.publish(body.length, lastScn, 0, null, parts, 0);
     }
 
     private static Object[] row(long id, String customer, String total) {

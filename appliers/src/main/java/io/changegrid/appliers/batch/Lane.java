@@ -79,6 +79,9 @@ public final class Lane implements AutoCloseable {
     private final CoalescedWrites coalesced;
     private final SourceOrderWrites ordered;
 
+    /** Rows {@link #flush flushed} into the open target transaction, not committed yet. */
+    private long flushedRows;
+
     private final List<TransactionStep> steps = new ArrayList<>();
 
     private int pendingRows;
@@ -291,10 +294,45 @@ public final class Lane implements AutoCloseable {
             throw e;
         }
         checkpoint = target;
-        rowsWritten += written;
+        rowsWritten += written + flushedRows;
+        flushedRows = 0;
         pending.clear();
         ordered.clear();
         steps.clear();
+        pendingRows = 0;
+    }
+
+    /**
+     * Writes the pending rows into the open target transaction without committing it, and forgets
+     * them: a source transaction larger than memory (one delivered in parts) is written as it comes
+     * and committed once, at its end, by {@link #commit}. Upserts only (a plain insert that met an
+     * existing row could not be redone without undoing the earlier flushes), and no staged merge
+     * (its staging tables belong to a commit).
+     *
+     * @throws SQLException from the target; the transaction is then rolled back by {@link
+     *     #rollback}
+     */
+    public void flush() throws SQLException {
+        long written;
+        try {
+            if (resolver != null) {
+                written = writeResolved();
+            } else {
+                written = 0;
+                for (Map.Entry<TargetTable, Map<RowKey, Change>> entry : pending.entrySet()) {
+                    if (!entry.getValue().isEmpty()) {
+                        written += coalesced.write(entry.getKey(), entry.getValue(), false);
+                    }
+                }
+                written += ordered.write(false);
+            }
+        } catch (SQLException | RuntimeException e) {
+            broken = broken || isConnectionError(e);
+            throw e;
+        }
+        flushedRows += written; // counted as written once committed
+        pending.clear();
+        ordered.clear();
         pendingRows = 0;
     }
 
@@ -419,6 +457,7 @@ public final class Lane implements AutoCloseable {
 
     /** Drops the pending rows and rolls back the open transaction; never throws. */
     public void rollback() {
+        flushedRows = 0;
         pending.clear();
         ordered.clear();
         steps.clear();

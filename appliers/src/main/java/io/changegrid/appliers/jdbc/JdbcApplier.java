@@ -58,6 +58,14 @@ import org.slf4j.LoggerFactory;
  * succeeds only when every lane committed (a {@link CommitRound}); the consumer resumes after the
  * lowest lane.
  *
+ * <p><b>Transactions in parts</b> (docs/consumer.md, "Transactions in parts"): the consumer hands
+ * over a source transaction larger than its buffer a part at a time, in a batch of its own. Once
+ * {@code maxRows} rows are pending inside it, the lanes write them into their open target
+ * transactions without committing ({@link Lane#flush}), so the applier holds {@code maxRows} rows,
+ * not the transaction; everything commits with the checkpoint rows at its end ({@link
+ * #onEndBatch}), once. Only where no barrier can come (one lane, or the {@code key} router): a
+ * barrier would commit a lane's flushed rows part-way, and another lane could wait on their locks.
+ *
  * <p><b>Snapshots</b> (docs/bootstrap.md) need nothing else of the writes: a snapshot row is an
  * INSERT, written as an upsert; a live UPDATE of a row not copied yet upserts its whole after image
  * (the relay requires full row images); a live DELETE of a row not held deletes nothing. A chunk
@@ -108,6 +116,9 @@ public final class JdbcApplier
 
     private long transactionScn;
     private boolean skipTransaction;
+
+    /** Whether the current transaction comes in parts and its rows are flushed as they come. */
+    private boolean flushing;
 
     /**
      * Events delivered so far in the current transaction: an event's position here, not the relay's
@@ -374,6 +385,11 @@ public final class JdbcApplier
                         transaction.sourceId(), transaction.scn(), transaction.commitTimeMicros()));
         skipTransaction = transaction.scn() <= CommitRound.lowestCheckpointScn(lanes);
         delivered = 0;
+        // A transaction in parts does not know its size at its start (docs/consumer.md).
+        flushing =
+                transaction.eventCount() < 0
+                        && !transaction.snapshotChunk()
+                        && (options.lanes() == 1 || router instanceof LaneRouter.ByKey);
         return CallbackResult.SUCCESS;
     }
 
@@ -404,6 +420,11 @@ public final class JdbcApplier
                 case SCHEMA_CHANGE -> applySchemaChange(event, index);
                 default -> {
                     // Heartbeats and transaction ends never reach onEvent.
+                }
+            }
+            if (flushing && CommitRound.pendingRows(lanes) >= options.maxRows()) {
+                for (Lane lane : lanes) {
+                    lane.flush();
                 }
             }
             return CallbackResult.SUCCESS;

@@ -49,6 +49,12 @@ package io.changegrid.consumer.api;
  * from then on the copy is whole and only live changes follow. A chunk moves the snapshot cursor
  * that {@link #onEndBatch(Checkpoint)} names, never the checkpoint SCN.
  *
+ * <p><b>Transactions in parts</b> (docs/consumer.md). A transaction larger than a relay's part size
+ * may reach the consumer in parts; it is still delivered as one transaction, in a batch of its own,
+ * its counts in {@link #onStartTransaction} -1. If the consumer must start it over in the middle
+ * (another relay, a RETRY), {@link #onRollback} is called and it comes again from its first event:
+ * hold its writes in an open target transaction, not in memory, and commit at {@link #onEndBatch}.
+ *
  * <p>Only {@link #onEvent} must be implemented; the other methods default to {@code SUCCESS}.
  */
 @FunctionalInterface

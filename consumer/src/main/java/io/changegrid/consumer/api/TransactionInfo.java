@@ -11,9 +11,12 @@ package io.changegrid.consumer.api;
  *     transaction below it; a chunk does not move the checkpoint SCN
  * @param transactionId the source's id of the transaction (e.g. a GTID)
  * @param commitTimeMicros the source commit time, microseconds since the epoch
- * @param eventCount the number of events the transaction had at the source
+ * @param eventCount the number of events the transaction had at the source; -1 in {@link
+ *     ConsumerCallback#onStartTransaction} for a transaction in parts (docs/consumer.md,
+ *     "Transactions in parts"), which is not known until its last part
  * @param deliveredCount the number of events this consumer receives for it: fewer than {@code
- *     eventCount} when a table or partition subscription left some out
+ *     eventCount} when a table or partition subscription left some out; -1 in {@code
+ *     onStartTransaction} for a transaction in parts
  * @param snapshotChunk whether this is a snapshot chunk: rows copied from the source's tables
  *     ({@link EventView#isSnapshot()} INSERTs), not a source transaction
  * @param completesSnapshot whether this chunk is the snapshot's last ({@link

@@ -27,6 +27,13 @@ import java.util.concurrent.locks.ReentrantLock;
  *       ({@link #CLOSED}, {@link #TOO_LARGE}, {@link #NOTHING_YET}, {@link #FINISHED}).
  * </ul>
  *
+ * <p>Transactions in parts (docs/consumer.md, "Transactions in parts"): an entry may end inside a
+ * transaction, and the next entry goes on with it; each entry records how many parts of its first
+ * transaction its request said it held ({@link #entryParts}, 0 when it starts a transaction over).
+ * The reader may release the entries of a transaction's delivered parts before its end, and so can
+ * no longer read them again: to deliver it again it asks the writer to {@link #requestRestart fetch
+ * again} from the checkpoint, and skips the entries of earlier {@link #entryEpoch epochs}.
+ *
  * <p>Threading: exactly one writer thread (the puller) and one reader thread (the dispatcher);
  * {@link #close}, {@link #wakeReader} and the getters from any thread. The lock is taken once per
  * entry, never per event.
@@ -57,6 +64,10 @@ public final class ConsumerBuffer {
     private final long[] entryLastScn;
     private final int[] entrySource;
     private final String[] entrySnapshot;
+    private final int[] entryParts;
+    private final int[] entryEpoch;
+    private volatile Restart restart;
+    private int restartEpoch; // reader thread only
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition published = lock.newCondition();
@@ -93,6 +104,8 @@ public final class ConsumerBuffer {
         this.entryLastScn = new long[slots];
         this.entrySource = new int[slots];
         this.entrySnapshot = new String[slots];
+        this.entryParts = new int[slots];
+        this.entryEpoch = new int[slots];
     }
 
     public int capacity() {
@@ -170,6 +183,19 @@ public final class ConsumerBuffer {
      * @see #publish(int, long, int)
      */
     public void publish(int length, long lastScn, int source, String snapshot) {
+        publish(length, lastScn, source, snapshot, 0, 0);
+    }
+
+    /**
+     * Publishes the claimed entry to the reader, with what it continues.
+     *
+     * @param parts the parts of the transaction after the checkpoint before the entry that its
+     *     request said it held ({@code parts}), 0 when the entry starts from a transaction's start
+     * @param epoch the {@link Restart#epoch()} the entry was fetched in, 0 before any restart
+     * @see #publish(int, long, int, String)
+     */
+    public void publish(
+            int length, long lastScn, int source, String snapshot, int parts, int epoch) {
         if (claimStart < 0) {
             throw new IllegalStateException("publish without a claim: length=" + length);
         }
@@ -182,6 +208,8 @@ public final class ConsumerBuffer {
             entryLastScn[slot] = lastScn;
             entrySource[slot] = source;
             entrySnapshot[slot] = snapshot;
+            entryParts[slot] = parts;
+            entryEpoch[slot] = epoch;
             writePosition = claimStart + length;
             usedBytes = writePosition - releasePosition;
             claimStart = -1;
@@ -198,6 +226,27 @@ public final class ConsumerBuffer {
         try {
             finished = true;
             published.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The reader's latest {@link #requestRestart}, taken once: the writer fetches from its
+     * checkpoint from now on and tags what it publishes with its epoch.
+     *
+     * @return the restart, or null if none was asked since the last call
+     */
+    public Restart takeRestart() {
+        Restart asked = restart;
+        if (asked == null) {
+            return null;
+        }
+        lock.lock();
+        try {
+            asked = restart;
+            restart = null;
+            return asked;
         } finally {
             lock.unlock();
         }
@@ -283,6 +332,43 @@ public final class ConsumerBuffer {
     public String entrySnapshot(long sequence) {
         return entrySnapshot[(int) (sequence & entryMask)];
     }
+
+    /** The parts its request said it held ({@link #publish(int, long, int, String, int, int)}). */
+    public int entryParts(long sequence) {
+        return entryParts[(int) (sequence & entryMask)];
+    }
+
+    /** The restart epoch a published, unreleased entry was fetched in. */
+    public int entryEpoch(long sequence) {
+        return entryEpoch[(int) (sequence & entryMask)];
+    }
+
+    /**
+     * Asks the writer to fetch everything after {@code scn} (and {@code snapshot}) again: the
+     * reader could not read it again from the buffer because it released part of it. Entries
+     * published with an earlier epoch are to be skipped.
+     *
+     * @return the new epoch: entries fetched after the restart carry it
+     */
+    public int requestRestart(long scn, String snapshot) {
+        lock.lock();
+        try {
+            restartEpoch++;
+            restart = new Restart(scn, snapshot, restartEpoch);
+            return restartEpoch;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * A reader's request to fetch again from a checkpoint.
+     *
+     * @param scn the checkpoint to fetch after
+     * @param snapshot the snapshot cursor with it, or null
+     * @param epoch what the entries fetched from it carry
+     */
+    public record Restart(long scn, String snapshot, int epoch) {}
 
     /**
      * Frees every entry before {@code sequence}: the callback processed them and they are saved.

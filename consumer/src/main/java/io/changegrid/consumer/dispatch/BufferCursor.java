@@ -15,6 +15,10 @@ import java.nio.ByteBuffer;
  * back to it to deliver again after a RETRY. The buffer keeps everything after the mark, because
  * entries are released only up to the mark.
  *
+ * <p>A transaction in parts comes as one {@link #TRANSACTION} item per part, each ending with its
+ * part end ({@link #continues()}); the dispatcher joins them. Entries fetched before a {@link
+ * #restart} are skipped (and released) unread.
+ *
  * <p>Not thread-safe: owned by the dispatcher thread.
  */
 final class BufferCursor {
@@ -35,6 +39,9 @@ final class BufferCursor {
     private int source;
     private long markSequence;
     private int markPosition = -1;
+    private int minEpoch;
+    private int itemStart;
+    private boolean continues;
 
     private long scn;
     private long timeMicros;
@@ -57,13 +64,21 @@ final class BufferCursor {
      *     {@link #FINISHED}
      */
     int next(long timeoutNanos) throws InterruptedException {
-        if (position < 0) {
+        while (position < 0) {
             int available = buffer.await(sequence, timeoutNanos);
             if (available != ConsumerBuffer.AVAILABLE) {
                 return available;
             }
+            if (buffer.entryEpoch(sequence) < minEpoch) {
+                // Fetched before the restart: everything after the checkpoint comes again.
+                sequence++;
+                mark();
+                buffer.release(sequence);
+                continue;
+            }
             open();
         }
+        itemStart = position;
         if (position == end) {
             scn = buffer.entryLastScn(sequence);
             snapshot = buffer.entrySnapshot(sequence);
@@ -87,6 +102,7 @@ final class BufferCursor {
             if (frame.isEndOfTransaction()) {
                 endFrame = at;
                 chunk = frame.isSnapshot();
+                continues = frame.continues();
                 completesSnapshot = (frame.flags() & FrameLayout.FLAG_SNAPSHOT_COMPLETE) != 0;
                 snapshot = buffer.entrySnapshot(sequence);
                 position = at + frame.length();
@@ -95,6 +111,49 @@ final class BufferCursor {
             frames++;
             at += frame.length();
         }
+    }
+
+    /**
+     * Goes back before the item {@link #next} just returned (a transaction or heartbeat), to return
+     * it again.
+     */
+    void stepBack() {
+        position = itemStart;
+    }
+
+    /**
+     * Forgets everything buffered after the current entry and what comes in entries fetched before
+     * {@code epoch}, the one {@link ConsumerBuffer#requestRestart} gave: the current entry and
+     * every entry before it are released, and the mark moves after them.
+     */
+    void restart(int epoch) {
+        minEpoch = epoch;
+        if (position >= 0) {
+            sequence++;
+            position = -1;
+        }
+        mark();
+        buffer.release(sequence);
+    }
+
+    /**
+     * Releases every entry before the current one: its items were delivered, none is read again.
+     */
+    void releaseRead() {
+        buffer.release(sequence);
+    }
+
+    /**
+     * Whether the current transaction item is a part that the next part continues (its end has
+     * {@code FLAG_CONTINUED}).
+     */
+    boolean continues() {
+        return continues;
+    }
+
+    /** The parts of its first transaction the current entry's request said it held. */
+    int entryParts() {
+        return buffer.entryParts(sequence);
     }
 
     /** Remembers the current position, to {@link #rewind} to. */

@@ -41,6 +41,11 @@ import org.slf4j.LoggerFactory;
  *       checkpointed. Closed: the open batch is rolled back ({@code onRollback}) and the dispatcher
  *       waits, delivering again from the checkpoint if the gate opens, or ends when stopped. A call
  *       already inside the callback when the gate closes runs to its end.
+ *   <li><b>Transactions in parts</b> ({@link PartsDelivery}): one transaction, in a batch of its
+ *       own (a batch open when its first part comes ends before it), so no checkpoint falls inside
+ *       it; the parts' entries are released as they are delivered. A rollback in the middle then
+ *       has the puller fetch again from the checkpoint ({@link ConsumerBuffer#requestRestart}), and
+ *       the transaction comes again from its start.
  * </ul>
  *
  * <p>Per event it allocates nothing: frames are read in place through one {@link FrameEventView};
@@ -66,6 +71,7 @@ public final class Dispatcher implements Runnable {
     private final TransactionDelivery delivery;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final DeliveryGate gate;
+    private final PartsDelivery parts;
 
     private final CheckpointProgress progress;
     private int retriesInRow;
@@ -142,6 +148,7 @@ public final class Dispatcher implements Runnable {
                 new TransactionDelivery(
                         buffer.view(), new FrameEventView(buffer.view(), registries), callback);
         this.progress = new CheckpointProgress(start);
+        this.parts = new PartsDelivery(delivery, gate, () -> stopping);
     }
 
     @Override
@@ -264,7 +271,48 @@ public final class Dispatcher implements Runnable {
         int count = 0;
         int item = BufferCursor.TRANSACTION;
         while (true) {
-            if (item == BufferCursor.TRANSACTION) {
+            if (item == BufferCursor.TRANSACTION && cursor.continues() && !cursor.chunk()) {
+                if (count > 0) {
+                    cursor.stepBack(); // a transaction in parts is a batch of its own
+                    break;
+                }
+                if (!gate.isOpen()) {
+                    return suspend(true);
+                }
+                long delivering = System.nanoTime();
+                int outcome = parts.deliver(cursor);
+                timeCallback(delivering);
+                eventsDelivered = eventsDelivered + parts.events();
+                bytesDelivered = bytesDelivered + parts.bytes();
+                switch (outcome) {
+                    case PartsDelivery.DELIVERED -> {}
+                    case PartsDelivery.ABANDONED -> {
+                        TransactionDelivery.Abandoned abandoned = parts.abandoned();
+                        return abandon(
+                                abandoned.result(),
+                                abandoned.method(),
+                                abandoned.scn(),
+                                abandoned.index(),
+                                abandoned.cause());
+                    }
+                    case PartsDelivery.RESTARTED -> {
+                        return startOver();
+                    }
+                    case PartsDelivery.GATE_CLOSED -> {
+                        return suspend(true);
+                    }
+                    default -> {
+                        // Stopping, or the puller finished: the transaction is not complete.
+                        suspend(true);
+                        finished = true;
+                        return false;
+                    }
+                }
+                transactionsDelivered = transactionsDelivered + 1;
+                count++;
+                advance(item);
+                break;
+            } else if (item == BufferCursor.TRANSACTION) {
                 if (!gate.isOpen()) {
                     return suspend(true);
                 }
@@ -318,6 +366,7 @@ public final class Dispatcher implements Runnable {
             return abandon(result, "onEndBatch", checkpoint.scn(), -1, null);
         }
         settle();
+        parts.forget(); // checkpointed: nothing of it is delivered again
         retriesInRow = 0;
         batches = batches + 1;
         return !finished;
@@ -357,8 +406,7 @@ public final class Dispatcher implements Runnable {
                     new CallbackFailedException("callback failed in onRollback: " + where, scn, t);
             return false;
         }
-        cursor.rewind();
-        progress.rewind();
+        rewind();
         if (result == null) {
             failure = new CallbackFailedException("callback returned null: " + where, scn, null);
             return false;
@@ -419,8 +467,54 @@ public final class Dispatcher implements Runnable {
                 return false;
             }
         }
-        cursor.rewind();
+        rewind();
+        return true;
+    }
+
+    /**
+     * Back to the checkpoint after a rollback: in the buffer, or, when entries of a transaction in
+     * parts were released already, by fetching again from it.
+     */
+    private void rewind() {
+        if (parts.released()) {
+            LOG.info(
+                    "fetching again from the checkpoint: a transaction in parts was rolled back"
+                            + " after some of its parts left the buffer: checkpoint={}",
+                    progress.savedScn());
+            cursor.restart(buffer.requestRestart(progress.savedScn(), progress.savedSnapshot()));
+            parts.forget();
+        } else {
+            cursor.rewind();
+        }
         progress.rewind();
+    }
+
+    /**
+     * A relay sends the transaction in parts being delivered again from its start: what was
+     * delivered of it is rolled back, and delivery goes on with the new entry.
+     *
+     * @return false if the dispatcher must end (the callback failed to roll back)
+     */
+    private boolean startOver() {
+        LOG.info(
+                "a transaction in parts starts over (the relay was asked afresh), delivering it"
+                        + " again from its start: checkpoint={}",
+                progress.savedScn());
+        try {
+            callback.onRollback(progress.savedScn());
+        } catch (Throwable t) {
+            failure =
+                    new CallbackFailedException(
+                            "callback failed in onRollback: method=onRollback, checkpoint="
+                                    + progress.savedScn(),
+                            progress.savedScn(),
+                            t);
+            return false;
+        }
+        progress.rewind();
+        cursor.mark();
+        cursor.releaseRead();
+        parts.forget();
         return true;
     }
 

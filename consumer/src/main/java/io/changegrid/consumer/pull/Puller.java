@@ -51,6 +51,12 @@ import org.slf4j.LoggerFactory;
  * relay answers 410 and {@code bootstrap.onTooOld} is {@code snapshot}, it begins a snapshot at the
  * relay's newest SCN ({@code from=-1&snapshot=start}).
  *
+ * <p>Transactions in parts (docs/consumer.md): an answer that ends inside one names the parts held
+ * ({@code X-Changegrid-Parts}); the puller asks on with them ({@code parts}) from the same relay.
+ * On any relay failure it asks again with {@code parts} absent, and the transaction comes again
+ * from its start, which the dispatcher sees in the entry ({@link ConsumerBuffer#entryParts}). The
+ * dispatcher may ask it to fetch again from a checkpoint ({@link ConsumerBuffer#requestRestart}).
+ *
  * <p>Threading: {@link #run} on the puller thread, which owns all mutable state; {@link #stop} and
  * the getters from any thread. Jetty's client threads only deliver response bytes to the input
  * stream the puller thread reads.
@@ -77,6 +83,12 @@ public final class Puller implements Runnable {
 
     /** The snapshot cursor to send; null when no snapshot runs. */
     private String snapshot;
+
+    /** Parts of the transaction after {@link #position} taken into the buffer; 0 outside one. */
+    private int parts;
+
+    /** The restart epoch of the entries published now ({@link ConsumerBuffer#requestRestart}). */
+    private int epoch;
 
     /** The relay last picked: moving to another starts its stall window afresh. */
     private int pickedRelay = -1;
@@ -293,15 +305,19 @@ public final class Puller implements Runnable {
             failover.onStop();
             return;
         }
+        restartIfAsked();
         int relayIndex = failover.relay();
         URI relay = relays.get(relayIndex);
         InputStreamResponseListener listener = new InputStreamResponseListener();
         String sentSnapshot = snapshot;
+        int sentParts = parts;
         Request request =
                 http.stream(
                         relay,
                         position,
-                        fixedQuery + StreamQuery.snapshot(sentSnapshot),
+                        fixedQuery
+                                + StreamQuery.snapshot(sentSnapshot)
+                                + StreamQuery.parts(sentParts),
                         requestTimeoutMillis);
         String url = request.getURI().toString();
         inFlight = request;
@@ -327,17 +343,34 @@ public final class Puller implements Runnable {
             }
             try (InputStream body = listener.getInputStream()) {
                 switch (response.getStatus()) {
-                    case 200 -> receive(relayIndex, relay, response, body, claim, sentSnapshot);
+                    case 200 ->
+                            receive(
+                                    relayIndex,
+                                    relay,
+                                    response,
+                                    body,
+                                    claim,
+                                    sentSnapshot,
+                                    sentParts);
                     case StreamResponse.TOO_OLD -> tooOld(relay, body);
                     case StreamResponse.NOT_FETCHING ->
                             relayFailed(relay, "relay not fetching: " + ErrorBodies.text(body));
-                    case 400 ->
+                    // A relay that no longer has the parts asked for (restarted in between):
+                    // asking afresh gets the transaction from its start.
+                    case 400 -> {
+                        if (sentParts > 0) {
+                            relayFailed(
+                                    relay,
+                                    "relay rejected the parts held: " + ErrorBodies.text(body));
+                        } else {
                             failover.onFatal(
                                     new ConsumerException(
                                             "relay rejected the stream request: url="
                                                     + url
                                                     + ", error="
                                                     + ErrorBodies.text(body)));
+                        }
+                    }
                     // Not granted: asking again or elsewhere does not change what the principal
                     // may read. A 401 (unknown token) is retried: during a token rotation the
                     // relay may not have re-read its token file yet.
@@ -370,7 +403,8 @@ public final class Puller implements Runnable {
             Response response,
             InputStream body,
             int claim,
-            String sentSnapshot)
+            String sentSnapshot,
+            int sentParts)
             throws IOException, InterruptedException {
         StreamHeaders headers;
         try {
@@ -421,7 +455,7 @@ public final class Puller implements Runnable {
             failover.onStop();
             return;
         }
-        if (!check.check(buffer.view(), offset, length, position, headers)) {
+        if (!check.check(buffer.view(), offset, length, position, sentParts, headers)) {
             relayFailed(relay, "corrupt response: from=" + position + ", " + check.problem());
             return;
         }
@@ -431,8 +465,9 @@ public final class Puller implements Runnable {
             relayFailed(relay, e.getMessage());
             return;
         }
+        parts = check.heldParts();
         if (length > 0 || lastScn > position || !Objects.equals(snapshotAfter, snapshot)) {
-            buffer.publish(length, lastScn, relayIndex, snapshotAfter);
+            buffer.publish(length, lastScn, relayIndex, snapshotAfter, sentParts, epoch);
             responses = responses + 1;
             bytesPulled = bytesPulled + length;
         }
@@ -447,6 +482,7 @@ public final class Puller implements Runnable {
         long stalledNanos =
                 stall.observe(relayIndex, headers.sourceTimeMillis(), System.nanoTime());
         if (stalledNanos != StallWatch.NOT_STALLED && !stopping && failover.onStalled()) {
+            parts = 0;
             // What it sent is taken: the next relay continues from the same position.
             LOG.warn(
                     "relay's source time has not advanced, switching to the next: relay={},"
@@ -466,6 +502,7 @@ public final class Puller implements Runnable {
                 relay,
                 position,
                 oldest);
+        parts = 0;
         failover.onTooOld(position, oldest);
         if (failover.takeSnapshotRestart()) {
             // bootstrap.onTooOld: snapshot. What the buffer holds is still delivered; the entries
@@ -493,7 +530,21 @@ public final class Puller implements Runnable {
                                 + buffer.capacity()));
     }
 
+    /** Takes the dispatcher's request to fetch again from its checkpoint, if there is one. */
+    private void restartIfAsked() {
+        ConsumerBuffer.Restart restart = buffer.takeRestart();
+        if (restart != null) {
+            position = restart.scn();
+            publishedPosition = position;
+            snapshot = restart.snapshot();
+            parts = 0;
+            epoch = restart.epoch();
+        }
+    }
+
     private void relayFailed(URI relay, String reason) {
+        // A relay asked afresh sends the transaction in parts from its start.
+        parts = 0;
         if (stopping) {
             failover.onStop();
             return;

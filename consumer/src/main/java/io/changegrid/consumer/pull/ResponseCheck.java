@@ -16,6 +16,14 @@ import java.util.zip.CRC32C;
  * says it holds (a checkpoint taken on trust there would skip every transaction below it). The
  * dispatcher then reads frames without checking them again.
  *
+ * <p>Transactions in parts (docs/event-format.md, "Transactions in parts"): a part ends with an
+ * END_OF_TRANSACTION frame with {@code FLAG_CONTINUED}, and the next part goes on with the same SCN
+ * and event indexes. A body may end after a part end; then the relay's {@code X-Changegrid-Parts}
+ * must count the parts held (those the request said it held, if the body did not end the
+ * transaction first, plus those in the body) and its checkpoint must stay before the transaction.
+ * The check keeps the open transaction (its SCN, its next index, its events so far) for the next
+ * body, which must continue it when asked with {@code parts}.
+ *
  * <p>An expected condition, so a return code: {@link #check} returns false and {@link #problem()}
  * says what and at which offset of the body.
  *
@@ -29,6 +37,13 @@ public final class ResponseCheck {
     private int transactions;
     private long snapshotScn = Long.MIN_VALUE;
 
+    // The transaction in parts the last successful check ended inside: parts held, SCN, the index
+    // its next part's first event may not go below, and the events delivered so far.
+    private int heldParts;
+    private long heldScn;
+    private int heldIndex;
+    private int heldFrames;
+
     /**
      * Checks the body in {@code [offset, offset + length)} of {@code buffer}.
      *
@@ -38,17 +53,38 @@ public final class ResponseCheck {
      * @return true if the body is well formed
      */
     boolean check(ByteBuffer buffer, int offset, int length, long from, StreamHeaders headers) {
+        return check(buffer, offset, length, from, 0, headers);
+    }
+
+    /**
+     * Checks a body as {@link #check(ByteBuffer, int, int, long, StreamHeaders)}, asked with {@code
+     * parts} parts of the transaction after {@code from} held: the body must continue the
+     * transaction the last successful check ended inside.
+     */
+    boolean check(
+            ByteBuffer buffer,
+            int offset,
+            int length,
+            long from,
+            int parts,
+            StreamHeaders headers) {
         problem = null;
+        boolean continuing = parts > 0;
+        if (continuing && parts != heldParts) {
+            return fail("parts asked for not held: parts=" + parts + ", held=" + heldParts);
+        }
         snapshotScn = Long.MIN_VALUE;
         long lastScn = headers.lastScn();
         transactions = 0;
         int end = offset + length;
         long previous = from;
         long previousTransaction = from;
-        boolean inTransaction = false;
-        long transactionScn = 0;
-        int lastIndex = -1;
-        int frames = 0;
+        boolean inTransaction = continuing;
+        long transactionScn = continuing ? heldScn : 0;
+        int lastIndex = continuing ? heldIndex - 1 : -1;
+        int frames = continuing ? heldFrames : 0;
+        int held = parts;
+        boolean atPartEnd = continuing;
         int position = offset;
         boolean chunkEnded = false;
         while (position < end) {
@@ -144,6 +180,7 @@ public final class ResponseCheck {
                     return fail(problemAt("event index goes back", position - offset, scn));
                 }
                 lastIndex = index;
+                atPartEnd = false;
                 if (op == Operation.END_OF_TRANSACTION.code()) {
                     if (index < frames) {
                         return fail(
@@ -152,6 +189,15 @@ public final class ResponseCheck {
                                         position - offset,
                                         scn));
                     }
+                    if (frame.continues()) {
+                        // A part end takes no index: the next part's first event may have it.
+                        lastIndex = index - 1;
+                        held++;
+                        atPartEnd = true;
+                        position += frameLength;
+                        continue;
+                    }
+                    held = 0;
                     inTransaction = false;
                     previous = scn;
                     previousTransaction = scn;
@@ -162,12 +208,27 @@ public final class ResponseCheck {
             }
             position += frameLength;
         }
-        if (inTransaction) {
+        boolean inParts = inTransaction && atPartEnd && !inChunk(transactionScn);
+        if (inTransaction && !inParts) {
             return fail(
                     problemAt(
                             "response ends inside a transaction",
                             position - offset,
                             transactionScn));
+        }
+        if (headers.parts() != held) {
+            return fail(
+                    "parts header does not count the parts held: parts="
+                            + headers.parts()
+                            + ", held="
+                            + held);
+        }
+        if (inParts && lastScn >= transactionScn) {
+            return fail(
+                    "last SCN header not before the transaction in parts: lastScn="
+                            + lastScn
+                            + ", scn="
+                            + transactionScn);
         }
         if (length > 0 && lastScn < previous) {
             return fail(
@@ -187,6 +248,10 @@ public final class ResponseCheck {
                             + ", newestScn="
                             + headers.newestScn());
         }
+        heldParts = held;
+        heldScn = transactionScn;
+        heldIndex = lastIndex + 1;
+        heldFrames = frames;
         return true;
     }
 
@@ -198,6 +263,14 @@ public final class ResponseCheck {
     /** What the last failed {@link #check} found. */
     public String problem() {
         return problem;
+    }
+
+    /**
+     * The parts of the transaction after the checkpoint the consumer holds after the last
+     * successful {@link #check}: 0 unless its body ended inside a transaction in parts.
+     */
+    public int heldParts() {
+        return heldParts;
     }
 
     /** The number of whole transactions the last successful {@link #check} found. */

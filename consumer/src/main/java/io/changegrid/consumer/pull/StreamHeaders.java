@@ -18,6 +18,8 @@ import org.eclipse.jetty.http.HttpFields;
  *     does not name one
  * @param snapshot the snapshot cursor after the response ({@link StreamResponse#SNAPSHOT}), or null
  *     when the request asked for no snapshot
+ * @param parts the parts of the transaction after {@code lastScn} the consumer holds when the body
+ *     ends inside a transaction published in parts ({@link StreamResponse#PARTS}), else 0
  */
 record StreamHeaders(
         long lastScn,
@@ -26,7 +28,8 @@ record StreamHeaders(
         String schemaFingerprint,
         long sourceTimeMillis,
         String timeline,
-        String snapshot) {
+        String snapshot,
+        int parts) {
 
     /** The source time of a relay older than {@link StreamResponse#SOURCE_TIME}: never stalled. */
     static final long NO_SOURCE_TIME = Long.MIN_VALUE;
@@ -38,7 +41,7 @@ record StreamHeaders(
             int sourceId,
             String schemaFingerprint,
             long sourceTimeMillis) {
-        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, "", null);
+        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, "", null, 0);
     }
 
     /** Headers without a snapshot cursor. */
@@ -49,7 +52,7 @@ record StreamHeaders(
             String schemaFingerprint,
             long sourceTimeMillis,
             String timeline) {
-        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, timeline, null);
+        this(lastScn, newestScn, sourceId, schemaFingerprint, sourceTimeMillis, timeline, null, 0);
     }
 
     /** Headers without a source time. */
@@ -74,7 +77,10 @@ record StreamHeaders(
                 headers.contains(StreamResponse.TIMELINE)
                         ? headers.get(StreamResponse.TIMELINE)
                         : "",
-                headers.get(StreamResponse.SNAPSHOT));
+                headers.get(StreamResponse.SNAPSHOT),
+                headers.contains(StreamResponse.PARTS)
+                        ? (int) number(headers, StreamResponse.PARTS)
+                        : 0);
     }
 
     private static long number(HttpFields headers, String name) {

@@ -29,6 +29,11 @@ final class StreamQuery {
         return cursor == null ? "" : parameter(StreamParameters.SNAPSHOT, cursor);
     }
 
+    /** {@code &parts=<held>}, or nothing outside a transaction in parts ({@code held} 0). */
+    static String parts(int held) {
+        return held == 0 ? "" : parameter(StreamParameters.PARTS, Integer.toString(held));
+    }
+
     private static String subscription(Subscription subscription) {
         StringBuilder query = new StringBuilder();
         String filter = subscription.filterJson();

@@ -172,4 +172,67 @@ class ResponseCheckTest {
                                 + body.length / 2
                                 + ", scn=200, frameSourceId=2, relaySourceId=1");
     }
+
+    private boolean check(byte[] body, long from, int parts, long lastScn, int partsHeader) {
+        ByteBuffer buffer = ByteBuffer.allocate(body.length + 100).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.put(50, body);
+        return check.check(
+                buffer,
+                50,
+                body.length,
+                from,
+                parts,
+                new StreamHeaders(lastScn, 900, 1, "none", 0, "", null, partsHeader));
+    }
+
+    @Test
+    void shouldAcceptATransactionInPartsWhenItsPartsComeAcrossAnswers() {
+        SampleStream stream = new SampleStream();
+        byte[] first = stream.order(100, 1).begin(200).insert(2, "b", "1.00").part().take();
+        byte[] second = stream.insert(3, "c", "1.00").part().take();
+        byte[] last = stream.insert(4, "d", "1.00").commit().order(300, 5).take();
+
+        assertThat(check(first, 99, 0, 100, 1)).as(check.problem()).isTrue();
+        assertThat(check.heldParts()).isEqualTo(1);
+        assertThat(check(second, 100, 1, 100, 2)).as(check.problem()).isTrue();
+        assertThat(check.heldParts()).isEqualTo(2);
+        assertThat(check(last, 100, 2, 300, 0)).as(check.problem()).isTrue();
+        assertThat(check.heldParts()).isZero();
+        assertThat(check.transactions()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRejectAnAnswerInPartsWhenItsHeadersDoNotKeepTheCheckpointAndCountBefore() {
+        byte[] first = new SampleStream().begin(200).insert(2, "b", "1.00").part().take();
+
+        assertThat(check(first, 99, 0, 99, 2)).isFalse();
+        assertThat(check.problem())
+                .isEqualTo("parts header does not count the parts held: parts=2, held=1");
+        assertThat(check(first, 99, 0, 200, 1)).isFalse();
+        assertThat(check.problem())
+                .isEqualTo(
+                        "last SCN header not before the transaction in parts: lastScn=200,"
+                                + " scn=200");
+    }
+
+    @Test
+    void shouldRejectAContinuationWhenItIsNotTheTransactionHeldOrNotAsked() {
+        SampleStream stream = new SampleStream();
+        byte[] first = stream.begin(200).insert(2, "b", "1.00").part().take();
+        byte[] other = new SampleStream().order(250, 3).take();
+
+        assertThat(check(first, 99, 0, 99, 1)).as(check.problem()).isTrue();
+        assertThat(check(other, 99, 1, 250, 0)).isFalse();
+        assertThat(check.problem()).startsWith("transaction ends without END_OF_TRANSACTION");
+        assertThat(check(first, 99, 2, 99, 3)).isFalse();
+        assertThat(check.problem()).isEqualTo("parts asked for not held: parts=2, held=1");
+    }
+
+    @Test
+    void shouldRejectAnAnswerWhenItEndsInsideAPart() {
+        byte[] cut = new SampleStream().begin(200).insert(2, "b", "1.00").take();
+
+        assertThat(check(cut, 99, 0, 99, 1)).isFalse();
+        assertThat(check.problem()).startsWith("response ends inside a transaction");
+    }
 }

@@ -266,7 +266,7 @@ final class SnapshotExchange implements Runnable {
             Live live, int length, long checkpoint, ChunkFrames chunk, String cursorAfter) {
         // The checkpoint after the live part, read before filtering moves frames.
         long lastScn = length == live.length ? live.lastScn : live.scnBefore(length, checkpoint);
-        int kept = body.filterInPlace(live.bytes, length, subscription);
+        int kept = body.filterInPlace(live.bytes, length, subscription, false);
         int chunkLength = chunk == null ? 0 : chunk.length();
         ByteBuffer out = ByteBuffer.allocate(kept + chunkLength);
         out.put(live.bytes.duplicate().limit(kept).position(0));

@@ -42,11 +42,21 @@ final class StreamBody {
     /**
      * Filters {@code entries[0, length)} in place for a binary response: wanted frames are moved to
      * the front. Returns the new length.
+     *
+     * <p>A transaction without a wanted event is left out whole, unless it is published in parts
+     * (docs/event-format.md): its part ends and its END_OF_TRANSACTION are kept, wanted or not,
+     * because the consumer counts the parts it holds ({@code X-Changegrid-Parts}) and must see the
+     * transaction end in the answer that ends it.
+     *
+     * @param continuing whether the entries begin inside a transaction in parts (the request held
+     *     some of its parts)
      */
-    int filterInPlace(ByteBuffer entries, int length, Subscription subscription) {
+    int filterInPlace(
+            ByteBuffer entries, int length, Subscription subscription, boolean continuing) {
         if (subscription.isEverything()) {
             return length;
         }
+        boolean inParts = continuing;
         int write = 0;
         int transactionStart = 0;
         int transactionWritten = 0;
@@ -61,11 +71,13 @@ final class StreamBody {
                 transactionWritten = write;
                 wantedAny = false;
             } else if (op == Operation.END_OF_TRANSACTION.code()) {
-                if (wantedAny) {
+                boolean partEnd = frame.continues();
+                if (wantedAny || partEnd || inParts) {
                     write = move(entries, offset, transactionWritten, frameLength);
                 } else {
                     write = transactionStart; // nothing wanted: drop the whole transaction
                 }
+                inParts = partEnd;
                 transactionStart = write;
                 transactionWritten = write;
                 wantedAny = false;

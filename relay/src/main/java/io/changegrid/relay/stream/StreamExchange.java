@@ -413,7 +413,7 @@ final class StreamExchange implements AppendListener, ServingMemory.Waiter {
         if (reader.partsHeld() > 0) {
             response.getHeaders().put(StreamResponse.PARTS, Integer.toString(reader.partsHeld()));
         }
-        int kept = body.filterInPlace(entries, length, subscription);
+        int kept = body.filterInPlace(entries, length, subscription, params.parts() > 0);
         // Counted before the write: once written, the buffer goes back to the pool. A JSON
         // response counts its frames' bytes, as a binary one does.
         meters.served(principal, ServingMeters.events(entries, kept, counted), kept);
