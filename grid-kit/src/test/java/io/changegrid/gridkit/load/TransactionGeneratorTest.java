@@ -93,6 +93,24 @@ class TransactionGeneratorTest {
         assertThat(charsPerRow).isBetween(1_050.0, 1_200.0);
     }
 
+    @Test
+    void shouldChangeExistingRowsAndInsertAboveThemWhenTheTablesHoldRows() {
+        long[][] existing = {{3, 5, 9}, {}, null};
+        TransactionGenerator generator =
+                new TransactionGenerator(tables, shape(new OperationMix(0, 0, 100)), existing);
+
+        GeneratedTransaction deletes = generator.next(3);
+        GeneratedTransaction inserts = generator.next(2); // table 1 holds no rows: inserts
+
+        Matcher ids = DELETED.matcher(String.join(" ", deletes.statements()));
+        assertThat(ids.find()).isTrue();
+        assertThat(Set.of(ids.group(1).split(","))).isNotEmpty().isSubsetOf("3", "5", "9");
+        assertThat(inserts.inserts()).isEqualTo(2);
+        TransactionGenerator above =
+                new TransactionGenerator(tables, shape(new OperationMix(100, 0, 0)), existing);
+        assertThat(above.next(1).statements().get(0)).contains("VALUES (10,");
+    }
+
     private static LoadShape shape(OperationMix mix) {
         return new LoadShape(1_000_000, 1_100, 3, mix, 100, 7);
     }
