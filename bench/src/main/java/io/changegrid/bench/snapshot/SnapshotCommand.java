@@ -27,10 +27,10 @@ import picocli.CommandLine.Option;
 
 /**
  * The snapshot benchmark (docs/bootstrap.md): {@code --rows} whitepaper-shaped rows (the bench's
- * tables and row generator, inserts only) are loaded into the source with nothing replicating;
- * then a relay process starts at the binlog's end, and per target a consumer in this JVM starts
- * with {@code start: snapshot} while a paced live load ({@code --live-rate} transactions a second,
- * the bench's 70/20/10 mix over the same rows) runs. Measured: the snapshot's rows/s, and the live
+ * tables and row generator, inserts only) are loaded into the source with nothing replicating; then
+ * a relay process starts at the binlog's end, and per target a consumer in this JVM starts with
+ * {@code start: snapshot} while a paced live load ({@code --live-rate} transactions a second, the
+ * bench's 70/20/10 mix over the same rows) runs. Measured: the snapshot's rows/s, and the live
  * load's events/s, committed at the source and delivered to the consumer, while the snapshot runs
  * and for {@code --after-seconds} after it completed (live stream only). At the end the live load
  * stops, the consumer catches up, and a PostgreSQL target must hold as many rows per table as the
@@ -58,7 +58,8 @@ public final class SnapshotCommand implements Callable<Integer> {
 
     @Option(
             names = "--chunk-size",
-            description = "The relay's snapshot.chunkSize: rows per chunk. Default: ${DEFAULT-VALUE}.")
+            description =
+                    "The relay's snapshot.chunkSize: rows per chunk. Default: ${DEFAULT-VALUE}.")
     int chunkSize = 1024;
 
     @Option(

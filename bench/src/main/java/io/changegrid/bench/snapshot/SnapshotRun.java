@@ -18,6 +18,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,10 +28,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * One target's snapshot run: a live load starts, a consumer starts with {@code start: snapshot}
- * and is timed until its snapshot completes, then the live stream alone for a while; then the live
- * load stops, the consumer catches up with the relay, and the target's row counts are compared
- * with the source's.
+ * One target's snapshot run: a live load starts, a consumer starts with {@code start: snapshot} and
+ * is timed until its snapshot completes, then the live stream alone for a while; then the live load
+ * stops, the consumer catches up with the relay, and the target's row counts are compared with the
+ * source's.
  *
  * <p>Threading: the harness thread; the live load and the consumer run on threads of their own.
  */
@@ -119,8 +120,7 @@ final class SnapshotRun {
 
     private SnapshotRun() {}
 
-    static Result measure(
-            BenchSource source, RelayFleet relay, BenchTables tables, Options options)
+    static Result measure(BenchSource source, RelayFleet relay, BenchTables tables, Options options)
             throws Exception {
         try (Connection liveConnection = source.connect();
                 SnapshotTarget target = SnapshotTarget.open(options.target(), options.lanes())) {
@@ -167,8 +167,9 @@ final class SnapshotRun {
                     long delivered1 = counted.liveEvents();
                     long afterStart = System.nanoTime();
                     await(
-                            () -> System.nanoTime() - afterStart
-                                    >= TimeUnit.SECONDS.toNanos(options.afterSeconds()),
+                            () ->
+                                    System.nanoTime() - afterStart
+                                            >= TimeUnit.SECONDS.toNanos(options.afterSeconds()),
                             consumer,
                             load);
                     Live after =
@@ -176,7 +177,8 @@ final class SnapshotRun {
                                     load.committedRows() - committed1,
                                     counted.liveEvents() - delivered1,
                                     (System.nanoTime() - afterStart) / 1e9);
-                    load.close();
+                    load.stop();
+                    load.awaitDone(Duration.ofSeconds(30));
                     long endScn = relay.awaitCatchUp(source.masterPosition(), 0).lastScn();
                     await(() -> consumer.status().checkpointScn() >= endScn, consumer, null);
                     List<Long> sourceRows = rowCounts(source, tables);

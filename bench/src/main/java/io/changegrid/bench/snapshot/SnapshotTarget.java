@@ -27,8 +27,9 @@ sealed interface SnapshotTarget extends AutoCloseable {
         return switch (name) {
             case "counting" -> new Counting(new CountingCallback(), new InMemoryCheckpointStore());
             case "postgresql" -> Postgres.open(lanes);
-            default -> throw new IllegalArgumentException(
-                    "unknown target: option=--targets, value=" + name);
+            default ->
+                    throw new IllegalArgumentException(
+                            "unknown target: option=--targets, value=" + name);
         };
     }
 
@@ -70,8 +71,7 @@ sealed interface SnapshotTarget extends AutoCloseable {
                         ApplierOptions.builder(database.jdbcUrl())
                                 .credentials(
                                         database.user(),
-                                        database.password() == null
-                                                        || database.password().isEmpty()
+                                        database.password() == null || database.password().isEmpty()
                                                 ? null
                                                 : database.password())
                                 .consumerGroup("bench-snapshot")

@@ -16,9 +16,10 @@ import java.util.List;
  * The local grid's shop workload: the grid-kit workload ({@link LoadGenerator}: random business
  * rows, inserts, updates and deletes) on {@code shop.customers}, {@code shop.orders} and {@code
  * shop.order_items}, run by {@link PacedLoad} at a steady rate. The data is the same on every run
- * (seed 7). Before the grid starts, {@link #seed} gives the tables rows of their own (inserts only),
- * which the consumer copies with a snapshot; the demo then changes those rows too. Both continue on
- * whatever rows the tables hold, so a source given again keeps its rows and gets new ids.
+ * (seed 7). Before the grid starts, {@link #seed} gives the tables rows of their own (inserts
+ * only), which the consumer copies with a snapshot; the demo then changes those rows too. Both
+ * continue on whatever rows the tables hold, so a source given again keeps its rows and gets new
+ * ids.
  */
 final class DemoLoad {
 

@@ -377,8 +377,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 out.printf(
                         "       snapshot complete: %,d rows copied in %.1f s; live stream only from"
                                 + " here%n",
-                        snapshot.snapshotRows(),
-                        (snapshot.completedNanos() - startNanos) / 1e9);
+                        snapshot.snapshotRows(), (snapshot.completedNanos() - startNanos) / 1e9);
             }
             boolean caughtUp =
                     snapshot.snapshotComplete()

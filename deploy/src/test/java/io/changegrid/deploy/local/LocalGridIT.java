@@ -44,8 +44,9 @@ class LocalGridIT {
 
     private static final String QUICKSTART_DATABASE = "changegrid_quickstart_it";
     private static final Pattern SNAPSHOT_LINE =
-            Pattern.compile("snapshot: ([0-9,]+) rows that existed before the grid started copied"
-                    + " as snapshot rows \\(complete\\)");
+            Pattern.compile(
+                    "snapshot: ([0-9,]+) rows that existed before the grid started copied"
+                            + " as snapshot rows \\(complete\\)");
 
     @TempDir Path work;
 
@@ -85,18 +86,30 @@ class LocalGridIT {
     @Test
     void shouldApplyTheDemoLoadIntoPostgresWhenItIsReachable() throws Exception {
         String[] args = {
-            "--dir", work.toString(),
-            "--seed-rows", "2500",
-            "--transactions", "400",
-            "--rate", "400",
-            "--http-port", "0",
-            "--console-port", "0",
-            "--source", SOURCE.server().host() + ":" + SOURCE.server().port(),
-            "--source-user", SOURCE.server().rootUser(),
-            "--source-password", SOURCE.server().rootPassword(),
-            "--target", targetUrl(),
-            "--target-user", POSTGRES.database().user(),
-            "--target-password", POSTGRES.database().password()
+            "--dir",
+            work.toString(),
+            "--seed-rows",
+            "2500",
+            "--transactions",
+            "400",
+            "--rate",
+            "400",
+            "--http-port",
+            "0",
+            "--console-port",
+            "0",
+            "--source",
+            SOURCE.server().host() + ":" + SOURCE.server().port(),
+            "--source-user",
+            SOURCE.server().rootUser(),
+            "--source-password",
+            SOURCE.server().rootPassword(),
+            "--target",
+            targetUrl(),
+            "--target-user",
+            POSTGRES.database().user(),
+            "--target-password",
+            POSTGRES.database().password()
         };
         Run first = run(args);
         assertThat(first.exit()).as(first.output()).isZero();
@@ -145,10 +158,11 @@ class LocalGridIT {
                         .contains("writing JSON lines instead");
             }
             // The seed's rows as snapshot rows (less the few the live load changed first, which
-            // arrive live), then the live events.
+            // arrive live), then the live events: none when the short demo load was over before
+            // the snapshot began at the relay's newest transaction (its rows are then copied).
             assertThat(snapshotRows(run.output())).isGreaterThan(200L);
             assertThat(Files.readAllLines(dir.resolve("events.jsonl")))
-                    .hasSizeGreaterThan((int) snapshotRows(run.output()));
+                    .hasSizeGreaterThanOrEqualTo((int) snapshotRows(run.output()));
         }
     }
 
@@ -165,8 +179,7 @@ class LocalGridIT {
         return Long.parseLong(line.group(1).replace(",", ""));
     }
 
-    private static long count(Connection connection, String tableAndCondition)
-            throws SQLException {
+    private static long count(Connection connection, String tableAndCondition) throws SQLException {
         try (connection;
                 Statement statement = connection.createStatement();
                 ResultSet result =
