@@ -9,6 +9,7 @@ import io.changegrid.bench.harness.OptionProblems;
 import io.changegrid.bench.latency.LatencyCommand;
 import io.changegrid.bench.report.ProfileCommand;
 import io.changegrid.bench.report.ReportCommand;
+import io.changegrid.bench.snapshot.SnapshotCommand;
 import io.changegrid.bench.stage1.Stage1Command;
 import io.changegrid.bench.stage2.Stage2Command;
 import io.changegrid.relay.RelayMain;
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
  * bin/bench apply --targets postgres       # apply rate of the JDBC applier
  * bin/bench cluster --members 1,2,3        # consumer group throughput and crash recovery
  * bin/bench buffer-capacity                # the relay buffer's preload under a 512 MB heap
+ * bin/bench snapshot --rows 1000000        # snapshot rows/s beside a live load (docs/bootstrap.md)
  * bin/bench chaos --duration 10m           # kill -9 of every component under load; no row lost
  * bin/bench scaling                        # all of the above, then the report
  * bin/bench report                         # results files to docs/benchmarks.md and charts
@@ -49,6 +51,7 @@ import picocli.CommandLine.Command;
             ApplyCommand.class,
             ClusterCommand.class,
             BufferCapacityCommand.class,
+            SnapshotCommand.class,
             ChaosCommand.class,
             ReportCommand.class,
             ProfileCommand.class

@@ -1,31 +1,49 @@
 package io.changegrid.bench.consumer;
 
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * A checkpoint kept in memory: the measuring consumers start from the oldest event every run and
- * measure delivery, not the disk. It keeps the relays' timeline like every store, so a measuring
- * consumer restarted on a relay of another timeline stops as a real one would.
+ * A checkpoint kept in memory, with its snapshot cursor: the measuring consumers start from the
+ * oldest event (or a snapshot) every run and measure delivery, not the disk. It keeps the relays'
+ * timeline like every store, so a measuring consumer restarted on a relay of another timeline
+ * stops as a real one would.
  */
 public final class InMemoryCheckpointStore implements CheckpointStore {
 
-    private volatile long scn = -1;
+    private volatile Checkpoint checkpoint;
     private volatile String timeline;
     private volatile String adopted;
 
     @Override
     public OptionalLong load() {
-        return scn < 0 ? OptionalLong.empty() : OptionalLong.of(scn);
+        Checkpoint saved = checkpoint;
+        return saved == null ? OptionalLong.empty() : OptionalLong.of(saved.scn());
+    }
+
+    @Override
+    public Optional<Checkpoint> loadCheckpoint() {
+        return Optional.ofNullable(checkpoint);
     }
 
     @Override
     public void save(long checkpointScn) {
+        save(Checkpoint.at(checkpointScn));
+    }
+
+    @Override
+    public void save(Checkpoint saved) {
         if (adopted != null) {
             timeline = adopted;
         }
-        scn = checkpointScn;
+        checkpoint = saved;
+    }
+
+    @Override
+    public boolean keepsSnapshotCursor() {
+        return true;
     }
 
     @Override

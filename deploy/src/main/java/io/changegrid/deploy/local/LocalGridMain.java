@@ -7,9 +7,11 @@ import io.changegrid.config.ValueReference;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.ConsumerStatus;
 import io.changegrid.consumer.api.CheckpointStore;
-import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.checkpoint.FileCheckpointStore;
+import io.changegrid.consumer.config.ConsumerSettings;
 import io.changegrid.consumer.sink.JsonLinesFileCallback;
+import io.changegrid.consumer.sink.SnapshotCountingCallback;
+import io.changegrid.gridkit.load.LoadResult;
 import io.changegrid.gridkit.load.PacedLoad;
 import io.changegrid.relay.Relay;
 import io.changegrid.relay.RelayMain;
@@ -42,6 +44,11 @@ import picocli.CommandLine.Option;
  * private PostgreSQL with logical decoding, a relay reading it, a consumer, and a small shop
  * workload; live progress every second, a summary at the end, and a clean stop on Ctrl-C.
  *
+ * <p>The source gets {@code --seed-rows} rows before the relay and the consumer start, and the
+ * consumer starts with {@code start: snapshot} (docs/bootstrap.md): it copies those rows in chunks
+ * beside the live demo load, then goes on with the live stream alone. The run is caught up only
+ * once the snapshot completed.
+ *
  * <p>The consumer applies the shop's tables into PostgreSQL with the JDBC applier when the server
  * of {@code --target} answers (a database of the quickstart's own, made anew at each start), and
  * the summary compares row counts of source and target; otherwise, or with {@code --target none},
@@ -69,6 +76,13 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
             names = "--rate",
             description = "Demo transactions per second. Default: ${DEFAULT-VALUE}.")
     int rate = 200;
+
+    @Option(
+            names = "--seed-rows",
+            description =
+                    "Rows the source gets before the relay and the consumer start; the consumer"
+                            + " copies them with a snapshot. Default: ${DEFAULT-VALUE}.")
+    long seedRows = 3_000;
 
     @Option(
             names = "--source-type",
@@ -212,6 +226,10 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 LocalConsole console = consolePort < 0 ? null : LocalConsole.start(consolePort)) {
             DemoLoad.createSchema(load, localSource.dialect());
             out.printf("  source   %s%n", localSource.description());
+            LoadResult seeded = DemoLoad.seed(load, localSource.dialect(), seedRows);
+            out.printf(
+                    "  seeded   %,d rows in shop.* before the grid started (%.1f s)%n",
+                    seeded.inserts(), seeded.seconds());
             QuickstartTarget database = wanted.flatMap(this::reachable).orElse(null);
             Relay relay =
                     Relay.start(
@@ -227,7 +245,8 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 if (console != null) {
                     out.printf("  console  %s%n", console.url());
                 }
-                ConsumerCallback callback = applier != null ? applier : sink;
+                SnapshotCountingCallback callback =
+                        new SnapshotCountingCallback(applier != null ? applier : sink);
                 CheckpointStore store =
                         applier != null
                                 ? applier.checkpointStore()
@@ -236,6 +255,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                         Consumer.builder()
                                 .name("local-consumer")
                                 .relays(relayUrl)
+                                .set(ConsumerSettings.START.path(), "snapshot")
                                 .callback(callback)
                                 .checkpointStore(store)
                                 .build();
@@ -247,10 +267,13 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 } else {
                     out.printf("  consumer JSON lines to %s%n%n", events.toAbsolutePath());
                 }
+                out.println(
+                        "  the consumer starts with a snapshot: the rows that exist, in chunks"
+                                + " beside the live load, then the live stream");
                 PacedLoad demo = DemoLoad.start(load, localSource.dialect(), transactions, rate);
                 boolean caughtUp = false;
                 try {
-                    caughtUp = progress(demo, relay, consumer);
+                    caughtUp = progress(demo, relay, consumer, callback);
                 } finally {
                     demo.close();
                     consumer.stop();
@@ -259,8 +282,14 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                     boolean agree =
                             applier != null
                                     ? targetSummary(
-                                            demo, consumer, applier, database, load, postgresSource)
-                                    : summary(demo, consumer, events);
+                                            demo,
+                                            callback,
+                                            consumer,
+                                            applier,
+                                            database,
+                                            load,
+                                            postgresSource)
+                                    : summary(demo, callback, consumer, events);
                     where(consumer, applier, database, events, relayUrl);
                     relay.close();
                     // A finished run whose target differs from the source is a failure.
@@ -301,9 +330,15 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 .build();
     }
 
-    /** Prints progress every second; true once the consumer caught up with the finished load. */
-    private boolean progress(PacedLoad demo, Relay relay, Consumer consumer) throws Exception {
+    /**
+     * Prints progress every second; true once the consumer completed its snapshot and caught up
+     * with the finished load.
+     */
+    private boolean progress(
+            PacedLoad demo, Relay relay, Consumer consumer, SnapshotCountingCallback snapshot)
+            throws Exception {
         long startNanos = System.nanoTime();
+        boolean toldComplete = false;
         long lastEvents = 0;
         long lastNanos = startNanos;
         while (interrupted.getCount() > 0) {
@@ -337,8 +372,16 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
             if (consumer.failure().isPresent()) {
                 throw consumer.failure().get();
             }
+            if (snapshot.snapshotComplete() && !toldComplete) {
+                toldComplete = true;
+                out.printf(
+                        "       snapshot complete: %,d rows copied in %.1f s; live stream only from"
+                                + " here%n",
+                        snapshot.snapshotRows(), (snapshot.completedNanos() - startNanos) / 1e9);
+            }
             boolean caughtUp =
-                    !demo.isRunning()
+                    snapshot.snapshotComplete()
+                            && !demo.isRunning()
                             && consumerStatus.checkpointScn() >= relay.buffer().newestScn()
                             && relayStatus.lastPublishedScn() >= 0;
             if (caughtUp) {
@@ -352,6 +395,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
     /** Rows per target table against the source's; true when every count agrees. */
     private boolean targetSummary(
             PacedLoad demo,
+            SnapshotCountingCallback snapshot,
             Consumer consumer,
             JdbcApplier applier,
             QuickstartTarget database,
@@ -367,6 +411,7 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 applier.commits(),
                 status.eventsDelivered(),
                 status.transactionsDelivered());
+        printSnapshot(snapshot);
         try (Connection target = database.connect()) {
             return RowCountCheck.print(
                     out, RowCountCheck.count(source, sourceIsPostgres, target, DEMO_TABLES));
@@ -374,7 +419,9 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
     }
 
     /** Events per table and operation, read back from the JSON lines file. */
-    private boolean summary(PacedLoad demo, Consumer consumer, Path events) throws IOException {
+    private boolean summary(
+            PacedLoad demo, SnapshotCountingCallback snapshot, Consumer consumer, Path events)
+            throws IOException {
         Map<String, Map<String, Long>> perTable = new TreeMap<>();
         Pattern line =
                 Pattern.compile("\"op\":\"(\\w+)\".*?\"db\":\"(\\w+)\",\"table\":\"(\\w+)\"");
@@ -395,8 +442,18 @@ public final class LocalGridMain implements java.util.concurrent.Callable<Intege
                 demo.committedTransactions(),
                 status.eventsDelivered(),
                 status.transactionsDelivered());
+        printSnapshot(snapshot);
         perTable.forEach((table, ops) -> out.printf("  %-20s %s%n", table, ops));
         return true;
+    }
+
+    private void printSnapshot(SnapshotCountingCallback snapshot) {
+        out.printf(
+                "snapshot: %,d rows that existed before the grid started copied as snapshot rows"
+                        + " (%s), %,d live events%n",
+                snapshot.snapshotRows(),
+                snapshot.snapshotComplete() ? "complete" : "NOT complete",
+                snapshot.liveEvents());
     }
 
     private void where(

@@ -20,6 +20,8 @@ import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The quickstart ({@link LocalGridMain}) for a short load: into the local PostgreSQL, whose tables
- * end equal to the source's row by row, with the summary's row-count check; and the JSON-lines path
- * when the target is unreachable or {@code none}.
+ * The quickstart ({@link LocalGridMain}) for a short load over rows the source held before the grid
+ * started: into the local PostgreSQL, whose tables end equal to the source's row by row (the rows
+ * from before copied by the consumer's snapshot), with the summary's row-count check; and the
+ * JSON-lines path when the target is unreachable or {@code none}.
  */
 class LocalGridIT {
 
@@ -40,6 +43,10 @@ class LocalGridIT {
     static final PostgresDatabaseExtension POSTGRES = new PostgresDatabaseExtension();
 
     private static final String QUICKSTART_DATABASE = "changegrid_quickstart_it";
+    private static final Pattern SNAPSHOT_LINE =
+            Pattern.compile(
+                    "snapshot: ([0-9,]+) rows that existed before the grid started copied"
+                            + " as snapshot rows \\(complete\\)");
 
     @TempDir Path work;
 
@@ -79,28 +86,49 @@ class LocalGridIT {
     @Test
     void shouldApplyTheDemoLoadIntoPostgresWhenItIsReachable() throws Exception {
         String[] args = {
-            "--dir", work.toString(),
-            "--transactions", "400",
-            "--rate", "400",
-            "--http-port", "0",
-            "--console-port", "0",
-            "--source", SOURCE.server().host() + ":" + SOURCE.server().port(),
-            "--source-user", SOURCE.server().rootUser(),
-            "--source-password", SOURCE.server().rootPassword(),
-            "--target", targetUrl(),
-            "--target-user", POSTGRES.database().user(),
-            "--target-password", POSTGRES.database().password()
+            "--dir",
+            work.toString(),
+            "--seed-rows",
+            "2500",
+            "--transactions",
+            "400",
+            "--rate",
+            "400",
+            "--http-port",
+            "0",
+            "--console-port",
+            "0",
+            "--source",
+            SOURCE.server().host() + ":" + SOURCE.server().port(),
+            "--source-user",
+            SOURCE.server().rootUser(),
+            "--source-password",
+            SOURCE.server().rootPassword(),
+            "--target",
+            targetUrl(),
+            "--target-user",
+            POSTGRES.database().user(),
+            "--target-password",
+            POSTGRES.database().password()
         };
         Run first = run(args);
         assertThat(first.exit()).as(first.output()).isZero();
         assertThat(first.output())
                 .contains("consumer applies into PostgreSQL " + targetUrl())
                 .contains("  console  http://127.0.0.1:")
+                .contains("seeded   2,500 rows in shop.* before the grid started")
+                .contains("snapshot complete: ")
                 .contains("row-count check: source and target agree on every table")
                 // A caught-up consumer shows its relay's lag, on the clock the source allows.
                 .containsPattern("lag +[0-9,]+ ms \\((receive-time|commit-micros)\\)")
                 .doesNotContain("DIFFERENT");
         assertThat(Files.exists(work.resolve("events.jsonl"))).isFalse();
+        // Without the snapshot the target would hold only what the live load wrote: the seed's ids
+        // are below every id the demo inserted, and most of them the demo never touched.
+        assertThat(snapshotRows(first.output())).isGreaterThan(1_000L);
+        assertThat(count(targetConnection(), "\"shop\".\"customers\" WHERE id <= 100"))
+                .isEqualTo(count(SOURCE.server().connect(), "shop.customers WHERE id <= 100"))
+                .isPositive();
         for (String table : List.of("customers", "orders", "order_items")) {
             assertThat(rows(targetConnection(), "\"shop\".\"" + table + "\""))
                     .as("shop.%s in the target", table)
@@ -116,6 +144,7 @@ class LocalGridIT {
             Run run =
                     run(
                             "--dir", dir.toString(),
+                            "--seed-rows", "300",
                             "--transactions", "50",
                             "--rate", "500",
                             "--http-port", "0",
@@ -128,7 +157,12 @@ class LocalGridIT {
                         .containsOnlyOnce("not reachable")
                         .contains("writing JSON lines instead");
             }
-            assertThat(Files.readAllLines(dir.resolve("events.jsonl"))).isNotEmpty();
+            // The seed's rows as snapshot rows (less the few the live load changed first, which
+            // arrive live), then the live events: none when the short demo load was over before
+            // the snapshot began at the relay's newest transaction (its rows are then copied).
+            assertThat(snapshotRows(run.output())).isGreaterThan(200L);
+            assertThat(Files.readAllLines(dir.resolve("events.jsonl")))
+                    .hasSizeGreaterThanOrEqualTo((int) snapshotRows(run.output()));
         }
     }
 
@@ -136,6 +170,23 @@ class LocalGridIT {
     void shouldRefuseATargetThatIsNoPostgresUrl() {
         Run run = run("--dir", work.toString(), "--target", "jdbc:mariadb://127.0.0.1/x");
         assertThat(run.exit()).isEqualTo(2);
+    }
+
+    /** The snapshot rows the summary reports. */
+    private static long snapshotRows(String output) {
+        Matcher line = SNAPSHOT_LINE.matcher(output);
+        assertThat(line.find()).as("snapshot line in %s", output).isTrue();
+        return Long.parseLong(line.group(1).replace(",", ""));
+    }
+
+    private static long count(Connection connection, String tableAndCondition) throws SQLException {
+        try (connection;
+                Statement statement = connection.createStatement();
+                ResultSet result =
+                        statement.executeQuery("SELECT count(*) FROM " + tableAndCondition)) {
+            result.next();
+            return result.getLong(1);
+        }
     }
 
     private Connection targetConnection() throws SQLException {

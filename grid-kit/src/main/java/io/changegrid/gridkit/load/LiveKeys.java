@@ -16,6 +16,20 @@ final class LiveKeys {
     private int size;
     private long nextId = 1;
 
+    /**
+     * Live keys of rows a table already holds: picks may hit any of them, and new ids start above
+     * the largest.
+     */
+    static LiveKeys existing(long[] held) {
+        LiveKeys keys = new LiveKeys();
+        keys.ids = Arrays.copyOf(held, Math.max(1024, held.length * 2));
+        keys.size = held.length;
+        for (long id : held) {
+            keys.nextId = Math.max(keys.nextId, id + 1);
+        }
+        return keys;
+    }
+
     /** A new id, now live. */
     long insert() {
         if (size == ids.length) {

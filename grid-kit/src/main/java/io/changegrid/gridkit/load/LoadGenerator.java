@@ -2,8 +2,10 @@ package io.changegrid.gridkit.load;
 
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -27,10 +29,46 @@ public final class LoadGenerator {
 
     private final WorkloadTables tables;
     private final LoadShape shape;
+    private final long[][] existing;
 
     public LoadGenerator(WorkloadTables tables, LoadShape shape) {
+        this(tables, shape, new long[tables.names().size()][]);
+    }
+
+    private LoadGenerator(WorkloadTables tables, LoadShape shape, long[][] existing) {
         this.tables = tables;
         this.shape = shape;
+        this.existing = existing;
+    }
+
+    /**
+     * The same load written on top of the rows the tables hold now (read on {@code connection}):
+     * its updates and deletes pick among those rows too, and its inserts take ids above theirs. For
+     * a live load over rows loaded before (a snapshot's source, a quickstart run again on the same
+     * source), where a generator starting from empty tables would insert ids that exist.
+     */
+    public LoadGenerator onExistingRows(Connection connection) throws SQLException {
+        long[][] held = new long[tables.names().size()][];
+        try (Statement statement = connection.createStatement()) {
+            for (int table = 0; table < held.length; table++) {
+                held[table] = ids(statement, tables.qualified(table));
+            }
+        }
+        return new LoadGenerator(tables, shape, held);
+    }
+
+    private static long[] ids(Statement statement, String table) throws SQLException {
+        long[] ids = new long[1024];
+        int count = 0;
+        try (ResultSet rows = statement.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
+            while (rows.next()) {
+                if (count == ids.length) {
+                    ids = Arrays.copyOf(ids, count * 2);
+                }
+                ids[count++] = rows.getLong(1);
+            }
+        }
+        return Arrays.copyOf(ids, count);
     }
 
     /** Creates the tables (before the binlog range a run measures starts). */
@@ -114,7 +152,7 @@ public final class LoadGenerator {
                 transactions,
                 perSecond,
                 new GeneratedTransactions(
-                        connection, new TransactionGenerator(tables, shape), shape));
+                        connection, new TransactionGenerator(tables, shape, existing), shape));
     }
 
     /**
@@ -125,7 +163,7 @@ public final class LoadGenerator {
      * the very workload this one ran.
      */
     public void forEachTransaction(Consumer<List<String>> transaction) {
-        TransactionGenerator generator = new TransactionGenerator(tables, shape);
+        TransactionGenerator generator = new TransactionGenerator(tables, shape, existing);
         for (long done = 0; done < shape.records(); ) {
             int size = GeneratedTransactions.size(shape, done);
             transaction.accept(generator.next(size).statements());
@@ -139,7 +177,7 @@ public final class LoadGenerator {
     }
 
     private void generate(BlockingQueue<GeneratedTransaction> queue) throws InterruptedException {
-        TransactionGenerator generator = new TransactionGenerator(tables, shape);
+        TransactionGenerator generator = new TransactionGenerator(tables, shape, existing);
         for (long done = 0; done < shape.records(); ) {
             int size = GeneratedTransactions.size(shape, done);
             queue.put(generator.next(size));

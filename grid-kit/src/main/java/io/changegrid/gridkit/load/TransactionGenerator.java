@@ -34,6 +34,14 @@ final class TransactionGenerator {
     private int nextTable;
 
     TransactionGenerator(WorkloadTables tables, LoadShape shape) {
+        this(tables, shape, new long[tables.names().size()][]);
+    }
+
+    /**
+     * A generator whose tables already hold rows: {@code existing[t]} the ids of table {@code t}'s
+     * rows (ordered by id), updates and deletes pick among them, inserts take ids above them.
+     */
+    TransactionGenerator(WorkloadTables tables, LoadShape shape, long[][] existing) {
         this.tables = tables;
         this.upsert = tables.dialect().upsertClause(RowValues.VALUE_COLUMNS);
         this.mix = shape.mix();
@@ -41,7 +49,7 @@ final class TransactionGenerator {
         this.random = new SplittableRandom(shape.seed() * 31 + 7);
         this.live = new LiveKeys[tables.names().size()];
         for (int i = 0; i < live.length; i++) {
-            live[i] = new LiveKeys();
+            live[i] = existing[i] == null ? new LiveKeys() : LiveKeys.existing(existing[i]);
         }
         this.estimatedRowChars = shape.recordSize() + 120;
     }

@@ -93,6 +93,31 @@ class TransactionGeneratorTest {
         assertThat(charsPerRow).isBetween(1_050.0, 1_200.0);
     }
 
+    @Test
+    void shouldChangeExistingRowsAndInsertAboveThemWhenTheTablesHoldRows() {
+        WorkloadTables one = WorkloadTables.of("bench", List.of("orders"));
+        TransactionGenerator deleting =
+                new TransactionGenerator(
+                        one,
+                        new LoadShape(1_000, 1_100, 1, new OperationMix(1, 0, 99), 3, 7),
+                        new long[][] {{3, 5, 9}});
+        Set<String> deleted = new HashSet<>();
+        Matcher ids = DELETED.matcher(String.join(" ", deleting.next(3).statements()));
+        while (ids.find()) {
+            deleted.addAll(List.of(ids.group(1).split(",")));
+        }
+        assertThat(deleted).isNotEmpty().isSubsetOf("3", "5", "9");
+
+        TransactionGenerator inserting =
+                new TransactionGenerator(
+                        tables,
+                        shape(new OperationMix(100, 0, 0)),
+                        new long[][] {{3, 5, 9}, {}, null});
+        assertThat(inserting.next(1).statements().get(0)).contains("VALUES (10,");
+        assertThat(inserting.next(1).statements().get(0)).contains("VALUES (1,");
+        assertThat(inserting.next(1).statements().get(0)).contains("VALUES (1,");
+    }
+
     private static LoadShape shape(OperationMix mix) {
         return new LoadShape(1_000_000, 1_100, 3, mix, 100, 7);
     }
