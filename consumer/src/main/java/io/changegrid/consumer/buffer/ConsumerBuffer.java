@@ -1,5 +1,6 @@
 package io.changegrid.consumer.buffer;
 
+import io.changegrid.protocol.SnapshotCursor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.locks.Condition;
@@ -57,6 +58,7 @@ public final class ConsumerBuffer {
     private final long[] entryLastScn;
     private final int[] entrySource;
     private final String[] entrySnapshot;
+    private final SnapshotCursor[] entryBegins;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition published = lock.newCondition();
@@ -93,6 +95,7 @@ public final class ConsumerBuffer {
         this.entryLastScn = new long[slots];
         this.entrySource = new int[slots];
         this.entrySnapshot = new String[slots];
+        this.entryBegins = new SnapshotCursor[slots];
     }
 
     public int capacity() {
@@ -170,6 +173,20 @@ public final class ConsumerBuffer {
      * @see #publish(int, long, int)
      */
     public void publish(int length, long lastScn, int source, String snapshot) {
+        publish(length, lastScn, source, snapshot, null);
+    }
+
+    /**
+     * Publishes the claimed entry to the reader, with the snapshot cursor after it and the table
+     * whose copy it begins.
+     *
+     * @param begins the cursor at the start of the table whose copy this entry begins ({@link
+     *     SnapshotCursor#begunTable}), or null: the reader signals it before the entry's first
+     *     transaction
+     * @see #publish(int, long, int, String)
+     */
+    public void publish(
+            int length, long lastScn, int source, String snapshot, SnapshotCursor begins) {
         if (claimStart < 0) {
             throw new IllegalStateException("publish without a claim: length=" + length);
         }
@@ -182,6 +199,7 @@ public final class ConsumerBuffer {
             entryLastScn[slot] = lastScn;
             entrySource[slot] = source;
             entrySnapshot[slot] = snapshot;
+            entryBegins[slot] = begins;
             writePosition = claimStart + length;
             usedBytes = writePosition - releasePosition;
             claimStart = -1;
@@ -277,6 +295,11 @@ public final class ConsumerBuffer {
     /** The relay a published, unreleased entry came from. */
     public int entrySource(long sequence) {
         return entrySource[(int) (sequence & entryMask)];
+    }
+
+    /** The table whose copy a published, unreleased entry begins; null if none. */
+    public SnapshotCursor entryBegins(long sequence) {
+        return entryBegins[(int) (sequence & entryMask)];
     }
 
     /** The snapshot cursor after a published, unreleased entry; null outside a snapshot. */

@@ -4,12 +4,14 @@ import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.TransactionInfo;
 import io.changegrid.events.frame.EventFrame;
+import io.changegrid.protocol.SnapshotCursor;
 import java.nio.ByteBuffer;
 
 /**
  * Hands one transaction (or snapshot chunk) of the consumer buffer to the callback: {@code
  * onStartTransaction}, {@code onEvent} per frame, {@code onEndTransaction}, and after a snapshot's
- * last chunk {@code onSnapshotComplete}; stops at the first result that is not SUCCESS.
+ * last chunk {@code onSnapshotComplete}; before an entry that begins a table's copy, {@code
+ * onSnapshotStart}. Stops at the first result that is not SUCCESS.
  *
  * <p>Not thread-safe: the dispatcher thread's.
  */
@@ -33,6 +35,26 @@ final class TransactionDelivery {
     /** The frame bytes of the transaction the last {@link #deliver} handed over whole. */
     int bytes() {
         return bytes;
+    }
+
+    /**
+     * Tells the callback that the copy of the table {@code cursor} names begins, before anything of
+     * the entry that carries its first chunk.
+     *
+     * @param scn the checkpoint before the entry, for the error's record
+     * @return null if the call succeeded, else why it stopped
+     */
+    Abandoned begin(BufferCursor cursor, long scn) {
+        SnapshotCursor begins = cursor.begins();
+        CallbackResult result;
+        try {
+            result = callback.onSnapshotStart(begins.database(), begins.table());
+        } catch (Throwable t) {
+            return new Abandoned(CallbackResult.FAIL, "onSnapshotStart", scn, -1, t);
+        }
+        return result == CallbackResult.SUCCESS
+                ? null
+                : new Abandoned(result, "onSnapshotStart", scn, -1, null);
     }
 
     /**

@@ -424,7 +424,12 @@ public final class Puller implements Runnable {
             return;
         }
         if (length > 0 || lastScn > position || !Objects.equals(snapshotAfter, snapshot)) {
-            buffer.publish(length, lastScn, relayIndex, snapshotAfter);
+            buffer.publish(
+                    length,
+                    lastScn,
+                    relayIndex,
+                    snapshotAfter,
+                    SnapshotCursor.begunTable(sentSnapshot, headers.snapshot()).orElse(null));
             responses = responses + 1;
             bytesPulled = bytesPulled + length;
         }
