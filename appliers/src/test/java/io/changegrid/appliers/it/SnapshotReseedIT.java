@@ -132,9 +132,19 @@ class SnapshotReseedIT {
         closing.add(relay);
         SnapshotScenario.Watched seeding = applier(db, target);
         Consumer seed = consumer(db, seeding, 100, Map.of("start", "snapshot"), relay);
-        Pipeline.awaitUntil(seed, () -> seeding.completions.get() > 0, Duration.ofMinutes(2));
-        assertThat(target.count("SELECT count(*) FROM " + target.table(db, "accounts")))
-                .isEqualTo(ROWS);
+        // The completion is signalled inside the batch; its rows commit when the batch ends.
+        Pipeline.awaitUntil(
+                seed,
+                () -> {
+                    try {
+                        return seeding.completions.get() > 0
+                                && target.count("SELECT count(*) FROM " + target.table(db, "accounts"))
+                                        == ROWS;
+                    } catch (Exception e) {
+                        return false;
+                    }
+                },
+                Duration.ofMinutes(2));
         long checkpoint = seed.status().checkpointScn();
         seed.close();
 
