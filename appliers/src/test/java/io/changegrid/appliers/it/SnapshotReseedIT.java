@@ -138,7 +138,9 @@ class SnapshotReseedIT {
                 () -> {
                     try {
                         return seeding.completions.get() > 0
-                                && target.count("SELECT count(*) FROM " + target.table(db, "accounts"))
+                                && target.count(
+                                                "SELECT count(*) FROM "
+                                                        + target.table(db, "accounts"))
                                         == ROWS;
                     } catch (Exception e) {
                         return false;
