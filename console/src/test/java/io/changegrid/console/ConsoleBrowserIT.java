@@ -63,6 +63,9 @@ class ConsoleBrowserIT {
     @TempDir Path work;
 
     private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong snapshotRows = new AtomicLong();
+    private final AtomicInteger snapshotStarts = new AtomicInteger();
+    private final AtomicInteger snapshotCompletions = new AtomicInteger();
     private final AtomicInteger nextId = new AtomicInteger();
     private Relay relay;
     private GroupConsumer member;
@@ -266,6 +269,18 @@ class ConsoleBrowserIT {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> delivered.get() > beforeRewind);
+
+        // Re-seed partition 0: its owner begins a snapshot of its subscription at its checkpoint.
+        click(
+                By.cssSelector(
+                        "[data-group='"
+                                + GROUP
+                                + "'] tr[data-partition='0'] [data-action='reseed-partition']"));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> snapshotCompletions.get() > 0);
+        assertThat(snapshotStarts.get()).as("tables begun").isEqualTo(1);
+        assertThat(snapshotRows.get()).as("rows of partition 0 copied").isPositive();
         saveScreenshot("console-phone.png", 390, 1600);
     }
 
@@ -285,8 +300,23 @@ class ConsoleBrowserIT {
 
         @Override
         public CallbackResult onEvent(EventView event) {
+            if (event.isSnapshot()) {
+                snapshotRows.incrementAndGet();
+            }
             delivered.incrementAndGet();
             rows.incrementAndGet();
+            return CallbackResult.SUCCESS;
+        }
+
+        @Override
+        public CallbackResult onSnapshotStart(String database, String table) {
+            snapshotStarts.incrementAndGet();
+            return CallbackResult.SUCCESS;
+        }
+
+        @Override
+        public CallbackResult onSnapshotComplete() {
+            snapshotCompletions.incrementAndGet();
             return CallbackResult.SUCCESS;
         }
 

@@ -264,7 +264,23 @@ public final class Consumer implements AutoCloseable {
         Dispatcher d = dispatcher;
         if (p == null || d == null) {
             return new ConsumerStatus(
-                    state, null, null, -1, -1, null, -1, 0, 0, 0, 0, 0, buffer.capacity(), 0, 0, 0);
+                    state,
+                    null,
+                    null,
+                    -1,
+                    -1,
+                    null,
+                    -1,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    buffer.capacity(),
+                    0,
+                    0,
+                    0,
+                    null);
         }
         long lag = lagMillis(p, d);
         return new ConsumerStatus(
@@ -283,7 +299,8 @@ public final class Consumer implements AutoCloseable {
                 buffer.capacity(),
                 p.bytesPulled(),
                 d.bytesDelivered(),
-                d.callbackNanos());
+                d.callbackNanos(),
+                SnapshotProgress.at(d.checkpointSnapshot(), d.snapshotRowsDelivered()));
     }
 
     /** The dispatcher thread: dispatches until done, then takes everything else down. */

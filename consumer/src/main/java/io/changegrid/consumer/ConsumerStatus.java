@@ -26,6 +26,7 @@ import io.changegrid.consumer.pull.PullerState;
  * @param bytesPulled response body bytes taken into the buffer
  * @param bytesDelivered frame bytes of the events handed to the callback, re-deliveries included
  * @param callbackNanos nanoseconds spent in the callback's methods
+ * @param snapshot the running snapshot's progress; null when none runs
  */
 public record ConsumerStatus(
         ConsumerState state,
@@ -43,4 +44,5 @@ public record ConsumerStatus(
         int bufferCapacity,
         long bytesPulled,
         long bytesDelivered,
-        long callbackNanos) {}
+        long callbackNanos,
+        SnapshotProgress snapshot) {}

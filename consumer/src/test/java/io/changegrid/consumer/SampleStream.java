@@ -123,7 +123,7 @@ public final class SampleStream {
             throw new IllegalStateException("claim failed: code=" + offset);
         }
         System.arraycopy(body, 0, buffer.bytes(), offset, body.length);
-        buffer.publish(body.length, lastScn, 0, null, parts, 0);
+        buffer.publish(body.length, lastScn, 0, null, parts, 0, null);
     }
 
     private static Object[] row(long id, String customer, String total) {

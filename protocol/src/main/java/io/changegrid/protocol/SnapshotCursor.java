@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Where a snapshot stands (docs/bootstrap.md): the table being copied and the last primary key read
@@ -15,6 +16,14 @@ import java.util.Objects;
  * <p>Text form: {@code v1:<watermark>:<database>:<table>:<key>}, the names as base64url of their
  * UTF-8 and the key as base64url of its key image (the frame format's row-image encoding of the
  * source table's key columns), without padding. An empty key means "from the table's first row".
+ *
+ * <p><b>Where a table's copy begins</b> (the one thing a consumer reads in a cursor): a request
+ * sent with a cursor at a table's start ({@link #atTableStart()}) whose answer moves the cursor
+ * carries that table's first chunk (or the table had no row to copy). {@link #begunTable} says so.
+ * A relay answers {@link #START} with the first table's start cursor and no chunk, so that every
+ * table's copy begins with a request that names it: a consumer that must empty a target table
+ * before its copy (docs/bootstrap.md, "Re-seeding") does it before anything of that answer, the
+ * live transactions of the chunk's window included.
  *
  * @param watermark the high watermark (an SCN) of the chunk that read {@code key}; 0 before the
  *     first
@@ -49,6 +58,23 @@ public record SnapshotCursor(long watermark, String database, String table, byte
     /** Whether no key of the table has been read yet. */
     public boolean atTableStart() {
         return key.length == 0;
+    }
+
+    /**
+     * The table whose copy the answer to a request sent with {@code sent} begins, if it begins one:
+     * {@code sent} is a cursor at a table's start and the answer's cursor {@code after} (a cursor
+     * or {@link #COMPLETE}) differs from it. An answer that echoes the cursor (the consumer was not
+     * caught up, or the chunk was discarded) begins nothing: the next one will.
+     *
+     * @param sent the {@link StreamParameters#SNAPSHOT} sent, or null
+     * @param after the {@link StreamResponse#SNAPSHOT} answered, or null
+     */
+    public static Optional<SnapshotCursor> begunTable(String sent, String after) {
+        if (sent == null || sent.equals(START) || sent.equals(after)) {
+            return Optional.empty();
+        }
+        SnapshotCursor cursor = parse(sent);
+        return cursor.atTableStart() ? Optional.of(cursor) : Optional.empty();
     }
 
     /** The text form sent over the wire. */

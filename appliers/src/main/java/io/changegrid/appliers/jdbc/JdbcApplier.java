@@ -71,7 +71,9 @@ import org.slf4j.LoggerFactory;
  * (the relay requires full row images); a live DELETE of a row not held deletes nothing. A chunk
  * never moves a lane's SCN; its snapshot cursor ({@link SnapshotMark}) is written into every lane's
  * checkpoint row in the transaction that commits its rows, and a chunk at or below a lane's SCN is
- * skipped there like a transaction.
+ * skipped there like a transaction. Where the copy of a table begins, the lanes commit what they
+ * hold and the target table is emptied in lane 0's next checkpointed transaction ({@link
+ * TableReseed}).
  *
  * <p><b>Schema changes</b> are a barrier: every lane commits, then the target table is altered (see
  * {@link TableCatalog}) and the checkpoint moved past the change, in one transaction where the
@@ -108,6 +110,7 @@ public final class JdbcApplier
     private final VersionReader versions;
     private final Parking parking;
     private final TargetErrors errors;
+    private final TableReseed reseed;
     // Replaced whole (never changed in place) by connect(), so that a monitoring thread reading
     // the counters or laneCheckpoints() sees either the old lanes or the new ones.
     private volatile List<Lane> lanes = List.of();
@@ -176,6 +179,7 @@ public final class JdbcApplier
                         router,
                         catalog);
         this.errors = new TargetErrors(dialect, parking);
+        this.reseed = new TableReseed(catalog);
     }
 
     /**
@@ -485,6 +489,20 @@ public final class JdbcApplier
             }
         }
         return CallbackResult.SUCCESS;
+    }
+
+    /** Empties the table's target table, after committing what came before its copy. */
+    @Override
+    public CallbackResult onSnapshotStart(String database, String table) {
+        try {
+            commitAll(LaneCheckpoint.after(lastCompleteScn));
+            if (reseed.empty(control, lanes.get(0), database, table)) {
+                commitAll(LaneCheckpoint.after(lastCompleteScn));
+            }
+            return CallbackResult.SUCCESS;
+        } catch (SQLException | RowRefusedException e) {
+            return failed("emptying the target table of " + database + "." + table, e);
+        }
     }
 
     @Override

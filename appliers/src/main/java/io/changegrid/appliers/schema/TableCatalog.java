@@ -125,6 +125,26 @@ public final class TableCatalog {
         return dialect.qualified(namespaceOf(schema), schema.table());
     }
 
+    /** The target table of a source table named so, qualified and quoted. */
+    public String nameOf(String database, String table) {
+        return dialect.qualified(namespace != null ? namespace : database, table);
+    }
+
+    /** Whether the target table of the source table named so exists. */
+    public boolean exists(Connection connection, String database, String table)
+            throws SQLException {
+        try (PreparedStatement select =
+                connection.prepareStatement(
+                        "SELECT count(*) FROM information_schema.tables"
+                                + " WHERE table_schema = ? AND table_name = ?")) {
+            select.setString(1, namespace != null ? namespace : database);
+            select.setString(2, table);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() && rows.getLong(1) > 0;
+            }
+        }
+    }
+
     /**
      * The target table for rows of this schema version; on its first use, makes the target table
      * fit it (create it, add missing columns).

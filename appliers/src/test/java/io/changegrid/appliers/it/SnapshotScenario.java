@@ -165,6 +165,12 @@ final class SnapshotScenario {
     static final class Watched implements CheckpointingCallback {
         final AtomicInteger snapshotRows = new AtomicInteger();
         final AtomicInteger completions = new AtomicInteger();
+        final AtomicInteger starts = new AtomicInteger();
+        final AtomicInteger chunks = new AtomicInteger();
+
+        /** The chunk (counted from 1) at whose start the callback fails, a crash; 0: none. */
+        volatile int failAtChunk;
+
         private final JdbcApplier applier;
 
         Watched(JdbcApplier applier) {
@@ -183,6 +189,9 @@ final class SnapshotScenario {
 
         @Override
         public CallbackResult onStartTransaction(TransactionInfo transaction) {
+            if (transaction.snapshotChunk() && chunks.incrementAndGet() == failAtChunk) {
+                return CallbackResult.FAIL;
+            }
             return applier.onStartTransaction(transaction);
         }
 
@@ -197,6 +206,12 @@ final class SnapshotScenario {
         @Override
         public CallbackResult onEndTransaction(TransactionInfo transaction) {
             return applier.onEndTransaction(transaction);
+        }
+
+        @Override
+        public CallbackResult onSnapshotStart(String database, String table) {
+            starts.incrementAndGet();
+            return applier.onSnapshotStart(database, table);
         }
 
         @Override

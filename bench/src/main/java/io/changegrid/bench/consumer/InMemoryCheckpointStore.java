@@ -8,8 +8,8 @@ import java.util.OptionalLong;
 /**
  * A checkpoint kept in memory, with its snapshot cursor: the measuring consumers start from the
  * oldest event (or a snapshot) every run and measure delivery, not the disk. It keeps the relays'
- * timeline like every store, so a measuring consumer restarted on a relay of another timeline
- * stops as a real one would.
+ * timeline like every store, so a measuring consumer restarted on a relay of another timeline stops
+ * as a real one would.
  */
 public final class InMemoryCheckpointStore implements CheckpointStore {
 

@@ -39,4 +39,15 @@ public sealed interface ControlOperation {
             return now.withReset(partition, scn);
         }
     }
+
+    /**
+     * Asks the partition's owner to re-seed it: a snapshot of its subscription at its checkpoint,
+     * each table emptied where its copy begins by a callback that keeps a copy (docs/bootstrap.md).
+     */
+    record Reseed(String group, int partition) implements ControlOperation {
+        @Override
+        public GroupControl applyTo(GroupControl now) {
+            return now.withReseed(partition);
+        }
+    }
 }

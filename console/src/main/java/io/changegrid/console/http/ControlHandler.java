@@ -106,6 +106,8 @@ final class ControlHandler extends Handler.Abstract {
                     }
                     return new ControlOperation.ResetCheckpoint(
                             group, partition, number(scn, "scn", path));
+                case "reseed":
+                    return new ControlOperation.Reseed(group, partition);
                 default:
                     break;
             }

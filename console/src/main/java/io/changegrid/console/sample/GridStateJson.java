@@ -21,7 +21,7 @@ import java.util.Map;
  *             "status":{..the relay's /v1/status..},"error":null,
  *             "eventsPerSecond":[[millis,value],..],"bytesPerSecond":[[millis,value],..]}],
  *  "groups":[{"group":"orders","report":{..GroupReport..},"error":null,
- *             "control":{"paused":false,"pausedPartitions":[],"resets":{}},
+ *             "control":{"paused":false,"pausedPartitions":[],"resets":{},"reseeds":[]},
  *             "lag":[[millis,value],..],"partitionLag":{"0":[[millis,value],..]}}],
  *  "appliers":[{"group":"orders","partition":0,"owner":"m1","state":"RUNNING","target":"jdbc:..",
  *               "lanes":4,"rowsApplied":..,"transactionsApplied":..,"commits":..,"lastError":null,
@@ -107,6 +107,8 @@ final class GridStateJson {
         asked.pausedPartitions().stream().sorted().forEach(paused::add);
         ObjectNode resets = node.putObject("resets");
         asked.resets().forEach((partition, scn) -> resets.put(Integer.toString(partition), scn));
+        ArrayNode reseeds = node.putArray("reseeds");
+        asked.reseeds().stream().sorted().forEach(reseeds::add);
     }
 
     private static void strings(ArrayNode array, List<String> values) {

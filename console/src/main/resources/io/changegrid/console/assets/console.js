@@ -97,15 +97,25 @@ function groupState(group) {
   return "running";
 }
 
+// A running snapshot: the table being copied, the checkpointed cursor, the rows handed over.
+function snapshotProgress(snapshot, asked) {
+  if (!snapshot) return asked ? '<div class="muted" data-field="snapshot">re-seed asked</div>' : "";
+  const table = snapshot.table ? esc(snapshot.database + "." + snapshot.table) : "starting";
+  return `<div class="snapshot" data-field="snapshot" title="${esc(snapshot.cursor)}">snapshot: ${table}
+    · ${num(snapshot.rowsDelivered)} rows</div>`;
+}
+
 function partitionRow(group, p) {
   const paused = group.control.paused || group.control.pausedPartitions.includes(p.partition);
   const reset = group.control.resets[String(p.partition)];
+  const reseeding = (group.control.reseeds || []).includes(p.partition);
   const g = esc(group.group);
   return `<tr data-partition="${p.partition}">
     <td>${p.partition}</td>
     <td>${esc(p.owner ?? "–")}</td>
     <td><span class="state ${esc(p.state ?? "")}" data-field="partition-state">${esc(p.state ?? "–")}</span></td>
-    <td data-field="checkpoint">${num(p.checkpointScn)}${reset !== undefined ? ` → ${num(reset)} (asked)` : ""}</td>
+    <td data-field="checkpoint">${num(p.checkpointScn)}${reset !== undefined ? ` → ${num(reset)} (asked)` : ""}
+      ${snapshotProgress(p.snapshot, reseeding)}</td>
     <td data-field="lag">${lag(p.lagMillis)}</td>
     <td data-field="delivered">${num(p.eventsDelivered)}</td>
     <td>${esc(p.epoch ?? "–")}</td>
@@ -115,6 +125,8 @@ function partitionRow(group, p) {
         : `<button data-action="pause-partition" data-group="${g}" data-partition="${p.partition}">pause</button>`}
       <input type="number" id="scn-${g}-${p.partition}" placeholder="SCN" min="-1" aria-label="checkpoint SCN">
       <button data-action="reset-partition" data-group="${g}" data-partition="${p.partition}">reset</button>
+      <button data-action="reseed-partition" data-group="${g}" data-partition="${p.partition}"
+              title="a snapshot of the subscription at the checkpoint; an applier empties each table where its copy begins">re-seed</button>
     </div></td></tr>`;
 }
 

@@ -25,6 +25,8 @@ class ControlHandlerTest {
                 .isEqualTo(new ControlOperation.PausePartition("orders", 3, false));
         assertThat(ControlHandler.parse("/api/groups/orders/partitions/3/reset", scn))
                 .isEqualTo(new ControlOperation.ResetCheckpoint("orders", 3, 4294967396L));
+        assertThat(ControlHandler.parse("/api/groups/orders/partitions/3/reseed", new Fields()))
+                .isEqualTo(new ControlOperation.Reseed("orders", 3));
     }
 
     @Test

@@ -307,7 +307,8 @@ public final class GroupConsumer implements AutoCloseable {
                             runner.relaysChanged(relaysFor(runner.assignment().partition()));
                         }
                         // A partition that waited for a relay applies the reset it was asked.
-                        if (!control.current().resets().isEmpty()) {
+                        if (!control.current().resets().isEmpty()
+                                || !control.current().reseeds().isEmpty()) {
                             applyResets();
                         }
                     });
@@ -333,6 +334,7 @@ public final class GroupConsumer implements AutoCloseable {
      * group-relays}, so resets and relay restarts never interleave.
      */
     private void applyResets() {
+        applyReseeds();
         GroupControl asked = control.current();
         for (Map.Entry<Integer, Long> reset : asked.resets().entrySet()) {
             PartitionRunner runner = runners.get(reset.getKey());
@@ -357,6 +359,39 @@ public final class GroupConsumer implements AutoCloseable {
                                 + " partition={}, scn={}, error={}",
                         partition,
                         scn,
+                        e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * Applies the re-seeds asked for the partitions this member owns, each by its runner under its
+     * epoch, and removes each applied one from the control node. On {@code group-relays}, as
+     * resets.
+     */
+    private void applyReseeds() {
+        for (int partition : control.current().reseeds()) {
+            PartitionRunner runner = runners.get(partition);
+            if (runner == null || closing) {
+                continue; // not ours: its owner applies it
+            }
+            if (!runner.reseed()) {
+                continue;
+            }
+            try {
+                controls.update(now -> now.withReseedApplied(partition));
+                LOG.info(
+                        "control applied: re-seed partition={}, epoch={}",
+                        partition,
+                        runner.assignment().epoch());
+            } catch (IOException e) {
+                LOG.warn(
+                        "re-seed applied but not acknowledged, it will be applied again:"
+                                + " partition={}, error={}",
+                        partition,
                         e.getMessage());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -396,7 +431,8 @@ public final class GroupConsumer implements AutoCloseable {
             }
             LOG.info("partition assigned: partition={}, epoch={}", partition, epoch);
             runner.start(relaysFor(partition));
-            if (control.current().resetOf(partition).isPresent()) {
+            if (control.current().resetOf(partition).isPresent()
+                    || control.current().reseeds().contains(partition)) {
                 controlChanged();
             }
         }

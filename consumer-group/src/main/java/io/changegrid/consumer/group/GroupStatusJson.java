@@ -2,6 +2,7 @@ package io.changegrid.consumer.group;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.changegrid.consumer.SnapshotProgress;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -16,10 +17,14 @@ import java.io.UncheckedIOException;
  *                 "pulledScn":..,"lagMillis":12,
  *                 "eventsDelivered":..,"transactionsDelivered":..,
  *                 "applier":{"target":"jdbc:postgresql://db1/shop","lanes":4,"rowsApplied":..,
- *                            "transactionsApplied":..,"commits":..,"lastError":null}}]}
+ *                            "transactionsApplied":..,"commits":..,"lastError":null},
+ *                 "snapshot":{"database":"shop","table":"orders","cursor":"v1:..",
+ *                             "rowsDelivered":..}}]}
  * </pre>
  *
- * {@code applier} only for a callback that applies into a target ({@link ApplyingCallback}).
+ * {@code applier} only for a callback that applies into a target ({@link ApplyingCallback}); {@code
+ * snapshot} only while a snapshot runs (its {@code database} and {@code table} null before the
+ * relay named the first table).
  */
 final class GroupStatusJson {
 
@@ -70,6 +75,15 @@ final class GroupStatusJson {
                     json.writeNumberField("transactionsApplied", applier.transactionsApplied());
                     json.writeNumberField("commits", applier.commits());
                     json.writeStringField("lastError", applier.lastError());
+                    json.writeEndObject();
+                }
+                if (partition.snapshot() != null) {
+                    SnapshotProgress snapshot = partition.snapshot();
+                    json.writeObjectFieldStart("snapshot");
+                    json.writeStringField("database", snapshot.database());
+                    json.writeStringField("table", snapshot.table());
+                    json.writeStringField("cursor", snapshot.cursor());
+                    json.writeNumberField("rowsDelivered", snapshot.rowsDelivered());
                     json.writeEndObject();
                 }
                 json.writeEndObject();

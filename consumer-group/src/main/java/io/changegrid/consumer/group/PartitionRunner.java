@@ -3,6 +3,7 @@ package io.changegrid.consumer.group;
 import io.changegrid.consumer.Consumer;
 import io.changegrid.consumer.ConsumerState;
 import io.changegrid.consumer.ConsumerStatus;
+import io.changegrid.consumer.api.Checkpoint;
 import io.changegrid.consumer.api.CheckpointStore;
 import io.changegrid.consumer.api.CheckpointingCallback;
 import io.changegrid.consumer.api.ConsumerCallback;
@@ -11,6 +12,7 @@ import io.changegrid.consumer.dispatch.DeliveryGate;
 import io.changegrid.consumer.group.checkpoint.CheckpointFencedException;
 import io.changegrid.consumer.group.checkpoint.ZooKeeperCheckpointStore;
 import io.changegrid.consumer.group.metrics.ConsumerMeters;
+import io.changegrid.protocol.SnapshotCursor;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
@@ -95,7 +97,7 @@ final class PartitionRunner {
                         assignment.epoch());
                 return;
             }
-            startConsumer(relays, OptionalLong.empty());
+            startConsumer(relays, OptionalLong.empty(), false);
         }
     }
 
@@ -109,6 +111,22 @@ final class PartitionRunner {
      *     partition shows FAILED or FENCED)
      */
     boolean resetTo(long scn) {
+        return restart(OptionalLong.of(scn), false);
+    }
+
+    /**
+     * Re-seeds the partition (docs/operations.md): stops its consumer, saves its checkpoint with
+     * the snapshot cursor {@code start} through the partition's epoch-fenced store and starts it
+     * again, so that it begins a snapshot of its subscription at its checkpoint. A callback that
+     * keeps a copy empties each table where its copy begins ({@code onSnapshotStart}).
+     *
+     * @return false if the partition is stopped or waits for a relay (the request stays asked)
+     */
+    boolean reseed() {
+        return restart(OptionalLong.empty(), true);
+    }
+
+    private boolean restart(OptionalLong reset, boolean reseed) {
         Consumer previous;
         synchronized (this) {
             if (stopped
@@ -132,7 +150,7 @@ final class PartitionRunner {
             closeCallback();
             consumer = null;
             startError = null;
-            startConsumer(relays, OptionalLong.of(scn));
+            startConsumer(relays, reset, reseed);
             return startError == null;
         }
     }
@@ -150,7 +168,7 @@ final class PartitionRunner {
             }
             if (consumer == null) {
                 if (startError == null) {
-                    startConsumer(newRelays, OptionalLong.empty());
+                    startConsumer(newRelays, OptionalLong.empty(), false);
                 }
                 return;
             }
@@ -173,7 +191,7 @@ final class PartitionRunner {
                             + " relays={}",
                     assignment.partition(),
                     newRelays);
-            startConsumer(newRelays, OptionalLong.empty());
+            startConsumer(newRelays, OptionalLong.empty(), false);
         }
     }
 
@@ -221,6 +239,7 @@ final class PartitionRunner {
                     0,
                     0,
                     startError,
+                    null,
                     null);
         }
         ConsumerStatus now = consumer.status();
@@ -246,10 +265,11 @@ final class PartitionRunner {
                 now.eventsDelivered(),
                 now.transactionsDelivered(),
                 failure.map(Throwable::getMessage).orElse(null),
-                callback instanceof ApplyingCallback applier ? applier.applierStatus() : null);
+                callback instanceof ApplyingCallback applier ? applier.applierStatus() : null,
+                now.snapshot());
     }
 
-    private void startConsumer(List<String> newRelays, OptionalLong reset) {
+    private void startConsumer(List<String> newRelays, OptionalLong reset, boolean reseed) {
         relays = newRelays.isEmpty() ? List.of() : List.copyOf(newRelays);
         try {
             callback = callbacks.create(assignment);
@@ -265,6 +285,17 @@ final class PartitionRunner {
                         assignment.partition(),
                         assignment.epoch(),
                         reset.getAsLong());
+            }
+            if (reseed) {
+                checkpoint.load(); // fences, as a reset does
+                long scn = checkpoint.loadCheckpoint().map(Checkpoint::scn).orElse(-1L);
+                checkpoint.save(new Checkpoint(scn, SnapshotCursor.START));
+                LOG.info(
+                        "partition re-seed: a snapshot begins at the checkpoint: partition={},"
+                                + " epoch={}, scn={}",
+                        assignment.partition(),
+                        assignment.epoch(),
+                        scn);
             }
             Consumer created =
                     Consumer.create(

@@ -1,5 +1,7 @@
 package io.changegrid.consumer.group;
 
+import io.changegrid.consumer.SnapshotProgress;
+
 /**
  * One owned partition on its owner, for the status endpoint and logs.
  *
@@ -19,6 +21,7 @@ package io.changegrid.consumer.group;
  * @param error why it failed or was fenced; null otherwise
  * @param applier its applier's figures when the callback applies into a target ({@link
  *     ApplyingCallback}); null otherwise
+ * @param snapshot the running snapshot's progress (docs/bootstrap.md); null when none runs
  */
 public record PartitionStatus(
         int partition,
@@ -33,4 +36,5 @@ public record PartitionStatus(
         long eventsDelivered,
         long transactionsDelivered,
         String error,
-        ApplierStatus applier) {}
+        ApplierStatus applier,
+        SnapshotProgress snapshot) {}

@@ -94,7 +94,8 @@ final class StandaloneEndpoint implements AutoCloseable {
                         failure,
                         callback instanceof ApplyingCallback applier
                                 ? applier.applierStatus()
-                                : null);
+                                : null,
+                        now.snapshot());
         return new GroupStatus(GROUP, name, true, false, relays, List.of(stream));
     }
 

@@ -105,6 +105,23 @@ public interface ConsumerCallback {
     }
 
     /**
+     * The copy of a table begins (docs/consumer.md, "Snapshots"): called inside a batch, before
+     * anything of the response that carries the table's first chunk, the live transactions of that
+     * chunk's window included. A callback that keeps a copy whose rows may be stale (a target
+     * re-seeded after a 410 holds rows the source deleted while it was away) empties the table now:
+     * every row of it the source holds arrives after this call, as a chunk row or a live change.
+     * Called again for the same table when delivery of that response is repeated (a RETRY, a
+     * restart from a checkpoint taken before its first chunk), so it must be idempotent; never once
+     * a chunk of the table was checkpointed.
+     *
+     * @param database the source table's database (or schema), as the snapshot cursor names it
+     * @param table the source table's name
+     */
+    default CallbackResult onSnapshotStart(String database, String table) {
+        return CallbackResult.SUCCESS;
+    }
+
+    /**
      * The snapshot is complete: the last chunk was delivered (its {@code onEndTransaction}
      * returned). Called inside the batch; the checkpoint saved after it has no snapshot cursor.
      */

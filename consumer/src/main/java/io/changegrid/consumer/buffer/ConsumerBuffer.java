@@ -1,5 +1,6 @@
 package io.changegrid.consumer.buffer;
 
+import io.changegrid.protocol.SnapshotCursor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.locks.Condition;
@@ -68,6 +69,7 @@ public final class ConsumerBuffer {
     private final int[] entryEpoch;
     private volatile Restart restart;
     private int restartEpoch; // reader thread only
+    private final SnapshotCursor[] entryBegins;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition published = lock.newCondition();
@@ -106,6 +108,7 @@ public final class ConsumerBuffer {
         this.entrySnapshot = new String[slots];
         this.entryParts = new int[slots];
         this.entryEpoch = new int[slots];
+        this.entryBegins = new SnapshotCursor[slots];
     }
 
     public int capacity() {
@@ -183,19 +186,29 @@ public final class ConsumerBuffer {
      * @see #publish(int, long, int)
      */
     public void publish(int length, long lastScn, int source, String snapshot) {
-        publish(length, lastScn, source, snapshot, 0, 0);
+        publish(length, lastScn, source, snapshot, 0, 0, null);
     }
 
     /**
-     * Publishes the claimed entry to the reader, with what it continues.
+     * Publishes the claimed entry to the reader, with what it continues and the table whose copy it
+     * begins.
      *
      * @param parts the parts of the transaction after the checkpoint before the entry that its
      *     request said it held ({@code parts}), 0 when the entry starts from a transaction's start
      * @param epoch the {@link Restart#epoch()} the entry was fetched in, 0 before any restart
+     * @param begins the cursor at the start of the table whose copy this entry begins ({@link
+     *     SnapshotCursor#begunTable}), or null: the reader signals it before the entry's first
+     *     transaction
      * @see #publish(int, long, int, String)
      */
     public void publish(
-            int length, long lastScn, int source, String snapshot, int parts, int epoch) {
+            int length,
+            long lastScn,
+            int source,
+            String snapshot,
+            int parts,
+            int epoch,
+            SnapshotCursor begins) {
         if (claimStart < 0) {
             throw new IllegalStateException("publish without a claim: length=" + length);
         }
@@ -210,6 +223,7 @@ public final class ConsumerBuffer {
             entrySnapshot[slot] = snapshot;
             entryParts[slot] = parts;
             entryEpoch[slot] = epoch;
+            entryBegins[slot] = begins;
             writePosition = claimStart + length;
             usedBytes = writePosition - releasePosition;
             claimStart = -1;
@@ -326,6 +340,11 @@ public final class ConsumerBuffer {
     /** The relay a published, unreleased entry came from. */
     public int entrySource(long sequence) {
         return entrySource[(int) (sequence & entryMask)];
+    }
+
+    /** The table whose copy a published, unreleased entry begins; null if none. */
+    public SnapshotCursor entryBegins(long sequence) {
+        return entryBegins[(int) (sequence & entryMask)];
     }
 
     /** The snapshot cursor after a published, unreleased entry; null outside a snapshot. */

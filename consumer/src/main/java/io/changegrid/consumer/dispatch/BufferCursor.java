@@ -4,12 +4,14 @@ import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.events.Operation;
 import io.changegrid.events.frame.EventFrame;
 import io.changegrid.events.frame.FrameLayout;
+import io.changegrid.protocol.SnapshotCursor;
 import java.nio.ByteBuffer;
 
 /**
  * The dispatcher's read position in the consumer buffer, stepping from item to item: a whole
- * transaction, a heartbeat, or the end of an entry (which carries the relay's checkpoint for it).
- * Frames were checked by the puller, so they are read here without checks and without copying.
+ * transaction, a heartbeat, the end of an entry (which carries the relay's checkpoint for it), or
+ * before an entry's first frame the beginning of a table's snapshot copy the entry carries. Frames
+ * were checked by the puller, so they are read here without checks and without copying.
  *
  * <p>A {@link #mark} remembers a position (right after the last checkpoint); {@link #rewind} goes
  * back to it to deliver again after a RETRY. The buffer keeps everything after the mark, because
@@ -28,6 +30,7 @@ final class BufferCursor {
     static final int TRANSACTION = 1;
     static final int HEARTBEAT = 2;
     static final int ENTRY_END = 3;
+    static final int SNAPSHOT_BEGINS = 4;
 
     private final ConsumerBuffer buffer;
     private final ByteBuffer view;
@@ -51,6 +54,7 @@ final class BufferCursor {
     private boolean chunk;
     private boolean completesSnapshot;
     private String snapshot;
+    private SnapshotCursor begins;
 
     BufferCursor(ConsumerBuffer buffer) {
         this.buffer = buffer;
@@ -60,8 +64,8 @@ final class BufferCursor {
     /**
      * Steps to the next item, waiting up to {@code timeoutNanos} for the next entry.
      *
-     * @return {@link #TRANSACTION}, {@link #HEARTBEAT}, {@link #ENTRY_END}, {@link #NOTHING_YET} or
-     *     {@link #FINISHED}
+     * @return {@link #SNAPSHOT_BEGINS}, {@link #TRANSACTION}, {@link #HEARTBEAT}, {@link
+     *     #ENTRY_END}, {@link #NOTHING_YET} or {@link #FINISHED}
      */
     int next(long timeoutNanos) throws InterruptedException {
         while (position < 0) {
@@ -77,6 +81,10 @@ final class BufferCursor {
                 continue;
             }
             open();
+            begins = buffer.entryBegins(sequence);
+            if (begins != null) {
+                return SNAPSHOT_BEGINS;
+            }
         }
         itemStart = position;
         if (position == end) {
@@ -188,6 +196,11 @@ final class BufferCursor {
      */
     String snapshot() {
         return snapshot;
+    }
+
+    /** At {@link #SNAPSHOT_BEGINS}: the cursor at the start of the table whose copy begins. */
+    SnapshotCursor begins() {
+        return begins;
     }
 
     /** Whether the current transaction is a snapshot chunk, not a source transaction. */

@@ -20,7 +20,7 @@ final class CheckpointProgress {
     private long pendingScn;
     private long pendingTimeMicros;
     private String pendingSnapshot;
-    private String savedSnapshot;
+    private volatile String savedSnapshot; // read by status() from any thread
     private volatile long savedScn;
     private volatile long savedTimeMicros;
 

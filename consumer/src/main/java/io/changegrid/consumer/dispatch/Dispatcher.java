@@ -79,6 +79,7 @@ public final class Dispatcher implements Runnable {
 
     private volatile boolean stopping;
     private volatile long eventsDelivered;
+    private volatile long snapshotRowsDelivered;
     private volatile long transactionsDelivered;
     private volatile long batches;
     private volatile long retries;
@@ -160,8 +161,8 @@ public final class Dispatcher implements Runnable {
                 }
                 // Progress from heartbeats is saved as soon as nothing else is buffered.
                 int item = cursor.next(progress.moved() ? 0 : IDLE_WAIT_NANOS);
-                if (item == BufferCursor.TRANSACTION) {
-                    if (!runBatch()) {
+                if (item == BufferCursor.TRANSACTION || item == BufferCursor.SNAPSHOT_BEGINS) {
+                    if (!runBatch(item)) {
                         return;
                     }
                 } else if (item == BufferCursor.HEARTBEAT || item == BufferCursor.ENTRY_END) {
@@ -200,6 +201,18 @@ public final class Dispatcher implements Runnable {
     /** The last checkpoint saved, or the start checkpoint. */
     public long checkpointScn() {
         return progress.savedScn();
+    }
+
+    /**
+     * The snapshot cursor of the last checkpoint saved, or the start's; null outside a snapshot.
+     */
+    public String checkpointSnapshot() {
+        return progress.savedSnapshot();
+    }
+
+    /** Snapshot rows (events of chunks) delivered whole, re-deliveries included. */
+    public long snapshotRowsDelivered() {
+        return snapshotRowsDelivered;
     }
 
     /** The commit (or heartbeat) time at the last checkpoint, microseconds; 0 if unknown. */
@@ -247,11 +260,12 @@ public final class Dispatcher implements Runnable {
     }
 
     /**
-     * Delivers one batch, starting with the transaction the cursor is on.
+     * Delivers one batch, starting with the transaction (or the beginning of a table's copy) the
+     * cursor is on.
      *
      * @return false if the dispatcher must end
      */
-    private boolean runBatch() throws InterruptedException {
+    private boolean runBatch(int first) throws InterruptedException {
         if (!gate.isOpen()) {
             return suspend(false);
         }
@@ -269,7 +283,7 @@ public final class Dispatcher implements Runnable {
             return abandon(result, "onStartBatch", cursor.scn(), -1, null);
         }
         int count = 0;
-        int item = BufferCursor.TRANSACTION;
+        int item = first;
         while (true) {
             if (item == BufferCursor.TRANSACTION && cursor.continues() && !cursor.chunk()) {
                 if (count > 0) {
@@ -312,6 +326,22 @@ public final class Dispatcher implements Runnable {
                 count++;
                 advance(item);
                 break;
+            } else if (item == BufferCursor.SNAPSHOT_BEGINS) {
+                if (!gate.isOpen()) {
+                    return suspend(true);
+                }
+                long delivering = System.nanoTime();
+                TransactionDelivery.Abandoned abandoned =
+                        delivery.begin(cursor, progress.pending().scn());
+                timeCallback(delivering);
+                if (abandoned != null) {
+                    return abandon(
+                            abandoned.result(),
+                            abandoned.method(),
+                            abandoned.scn(),
+                            abandoned.index(),
+                            abandoned.cause());
+                }
             } else if (item == BufferCursor.TRANSACTION) {
                 if (!gate.isOpen()) {
                     return suspend(true);
@@ -328,6 +358,9 @@ public final class Dispatcher implements Runnable {
                             abandoned.cause());
                 }
                 eventsDelivered = eventsDelivered + cursor.frames();
+                if (cursor.chunk()) {
+                    snapshotRowsDelivered = snapshotRowsDelivered + cursor.frames();
+                }
                 transactionsDelivered = transactionsDelivered + 1;
                 bytesDelivered = bytesDelivered + delivery.bytes();
                 count++;

@@ -4,15 +4,17 @@ import io.changegrid.consumer.api.CallbackResult;
 import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.TransactionInfo;
 import io.changegrid.events.frame.EventFrame;
+import io.changegrid.protocol.SnapshotCursor;
 import java.nio.ByteBuffer;
 
 /**
  * Hands one transaction (or snapshot chunk) of the consumer buffer to the callback: {@code
  * onStartTransaction}, {@code onEvent} per frame, {@code onEndTransaction}, and after a snapshot's
- * last chunk {@code onSnapshotComplete}; stops at the first result that is not SUCCESS. A
- * transaction in parts is handed over a part at a time ({@link #deliverPart}): {@code
- * onStartTransaction} at its first part, whose {@link TransactionInfo} counts are not known yet
- * (-1), the events as they come, {@code onEndTransaction} with the counts at its last part.
+ * last chunk {@code onSnapshotComplete}; before an entry that begins a table's copy, {@code
+ * onSnapshotStart}. Stops at the first result that is not SUCCESS. A transaction in parts is handed
+ * over a part at a time ({@link #deliverPart}): {@code onStartTransaction} at its first part, whose
+ * {@link TransactionInfo} counts are not known yet (-1), the events as they come, {@code
+ * onEndTransaction} with the counts at its last part.
  *
  * <p>Not thread-safe: the dispatcher thread's.
  */
@@ -121,6 +123,26 @@ final class TransactionDelivery {
         }
         bytes = offset - cursor.transactionStart();
         return null;
+    }
+
+    /**
+     * Tells the callback that the copy of the table {@code cursor} names begins, before anything of
+     * the entry that carries its first chunk.
+     *
+     * @param scn the checkpoint before the entry, for the error's record
+     * @return null if the call succeeded, else why it stopped
+     */
+    Abandoned begin(BufferCursor cursor, long scn) {
+        SnapshotCursor begins = cursor.begins();
+        CallbackResult result;
+        try {
+            result = callback.onSnapshotStart(begins.database(), begins.table());
+        } catch (Throwable t) {
+            return new Abandoned(CallbackResult.FAIL, "onSnapshotStart", scn, -1, t);
+        }
+        return result == CallbackResult.SUCCESS
+                ? null
+                : new Abandoned(result, "onSnapshotStart", scn, -1, null);
     }
 
     /**

@@ -467,7 +467,14 @@ public final class Puller implements Runnable {
         }
         parts = check.heldParts();
         if (length > 0 || lastScn > position || !Objects.equals(snapshotAfter, snapshot)) {
-            buffer.publish(length, lastScn, relayIndex, snapshotAfter, sentParts, epoch);
+            buffer.publish(
+                    length,
+                    lastScn,
+                    relayIndex,
+                    snapshotAfter,
+                    sentParts,
+                    epoch,
+                    SnapshotCursor.begunTable(sentSnapshot, headers.snapshot()).orElse(null));
             responses = responses + 1;
             bytesPulled = bytesPulled + length;
         }

@@ -177,7 +177,7 @@ class PartsDispatchTest {
                         .take();
         int offset = buffer.claim(whole.length);
         System.arraycopy(whole, 0, buffer.bytes(), offset, whole.length);
-        buffer.publish(whole.length, 200, 0, null, 0, restart.epoch());
+        buffer.publish(whole.length, 200, 0, null, 0, restart.epoch(), null);
         awaitCall(callback, "endBatch 200");
 
         assertThat(callback.calls(("event")))

@@ -13,6 +13,7 @@ import io.changegrid.consumer.buffer.ConsumerBuffer;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.events.frame.FrameLayout;
 import io.changegrid.events.frame.SnapshotFrames;
+import io.changegrid.protocol.SnapshotCursor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
@@ -89,6 +90,39 @@ class SnapshotDispatchTest {
         assertThat(store.checkpoints()).noneMatch(c -> "cursor-2".equals(c.snapshot()));
     }
 
+    @Test
+    void shouldSignalTheTableBeforeTheLiveTransactionsOfItsFirstChunkWhenAnEntryBeginsOne()
+            throws Exception {
+        callback.retrySnapshotRowsOnce = true;
+        String tableStart = SnapshotCursor.startOf("shop", "orders", 90).toText();
+        start(new Checkpoint(90, tableStart));
+
+        byte[] body = concat(stream.order(100, 1).take(), chunk(150, 0, 10));
+        int offset = buffer.claim(body.length);
+        System.arraycopy(body, 0, buffer.bytes(), offset, body.length);
+        buffer.publish(
+                body.length,
+                100,
+                0,
+                "cursor-2",
+                0,
+                0,
+                SnapshotCursor.begunTable(tableStart, "cursor-2").orElseThrow());
+        publish(stream.order(160, 2).take(), 160, "cursor-2");
+
+        awaitCheckpoint(new Checkpoint(160, "cursor-2"));
+        // Delivered again after the RETRY: the table begins again (emptying is idempotent).
+        assertThat(callback.calls)
+                .containsExactly(
+                        "start shop.orders",
+                        "txn 100",
+                        "txn 150",
+                        "start shop.orders",
+                        "txn 100",
+                        "txn 150",
+                        "txn 160");
+    }
+
     private void start(Checkpoint checkpoint) {
         ConsumerConfig config =
                 ConsumerConfig.of(
@@ -157,10 +191,19 @@ class SnapshotDispatchTest {
         volatile int snapshotRows;
         volatile int completions;
         volatile boolean failSnapshotRows;
+        volatile boolean retrySnapshotRowsOnce;
+        final List<String> calls = new CopyOnWriteArrayList<>();
+
+        @Override
+        public CallbackResult onSnapshotStart(String database, String table) {
+            calls.add("start " + database + "." + table);
+            return CallbackResult.SUCCESS;
+        }
 
         @Override
         public CallbackResult onStartTransaction(TransactionInfo transaction) {
             transactions.add(transaction);
+            calls.add("txn " + transaction.scn());
             return CallbackResult.SUCCESS;
         }
 
@@ -169,6 +212,10 @@ class SnapshotDispatchTest {
             if (event.isSnapshot()) {
                 if (failSnapshotRows) {
                     return CallbackResult.FAIL;
+                }
+                if (retrySnapshotRowsOnce) {
+                    retrySnapshotRowsOnce = false;
+                    return CallbackResult.RETRY;
                 }
                 snapshotRows++;
             }

@@ -4,6 +4,7 @@ import io.changegrid.events.frame.CorruptFrameException;
 import io.changegrid.events.frame.EventFrame;
 import io.changegrid.events.frame.KeyImages;
 import io.changegrid.events.schema.TableSchema;
+import io.changegrid.fetchers.NoPrimaryKeyException;
 import io.changegrid.policy.capture.TableRoute;
 import io.changegrid.protocol.SnapshotCursor;
 import io.changegrid.protocol.StreamParameters;
@@ -34,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@link StreamResponse#SNAPSHOT} header carries the cursor after the response.
  *
  * <ul>
+ *   <li>{@code snapshot=start} is answered with the live transactions and the first table's start
+ *       cursor, without a chunk: every table's copy then begins with a request naming it, where a
+ *       consumer empties its copy of the table ({@link SnapshotCursor#begunTable}).
  *   <li>A consumer that is not caught up (more after its checkpoint than {@code maxBytes}) gets
  *       live transactions only, its cursor echoed: chunks are read only when the window is small.
  *   <li>A chunk that cannot be placed (the fetcher did not pass its high watermark in time, the
@@ -134,6 +138,16 @@ final class SnapshotExchange implements Runnable {
         }
         if (cursor == null) {
             respond(live, live.length, checkpoint, null, SnapshotCursor.COMPLETE);
+            return;
+        }
+        if (snapshot.equals(SnapshotCursor.START)) {
+            // No chunk yet: the answer names the first table, so that the consumer's next request
+            // begins that table's copy by name (SnapshotCursor#begunTable). A table that cannot be
+            // copied is refused now, before the consumer empties any of its copies.
+            for (TableSchema each : tables) {
+                NoPrimaryKeyException.check(each);
+            }
+            respond(live, live.length, checkpoint, null, cursor.toText());
             return;
         }
         if (live.lastScn < newestBefore) {

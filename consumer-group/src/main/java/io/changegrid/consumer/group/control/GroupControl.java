@@ -17,24 +17,35 @@ import java.util.TreeSet;
 /**
  * What operators asked of a consumer group, as its control node holds it:
  *
- * <pre>{"paused":false,"pausedPartitions":[3],"resets":{"5":4294967396}}</pre>
+ * <pre>{"paused":false,"pausedPartitions":[3],"resets":{"5":4294967396},"reseeds":[1]}</pre>
  *
  * @param paused whether every partition of the group is paused
  * @param pausedPartitions partitions paused one by one (on top of {@code paused})
  * @param resets checkpoint resets not yet applied by the partition's owner: partition to the SCN
  *     its consumer resumes after
+ * @param reseeds re-seeds not yet applied by the partition's owner: partitions whose consumer
+ *     begins a snapshot of its subscription at its checkpoint (docs/bootstrap.md)
  */
 public record GroupControl(
-        boolean paused, Set<Integer> pausedPartitions, Map<Integer, Long> resets) {
+        boolean paused,
+        Set<Integer> pausedPartitions,
+        Map<Integer, Long> resets,
+        Set<Integer> reseeds) {
 
     /** Nothing asked: what a group without a control node is under. */
-    public static final GroupControl NONE = new GroupControl(false, Set.of(), Map.of());
+    public static final GroupControl NONE = new GroupControl(false, Set.of(), Map.of(), Set.of());
 
     private static final JsonFactory JSON = new JsonFactory();
 
     public GroupControl {
         pausedPartitions = Set.copyOf(new TreeSet<>(pausedPartitions));
         resets = Map.copyOf(new TreeMap<>(resets));
+        reseeds = Set.copyOf(new TreeSet<>(reseeds));
+    }
+
+    /** Pauses and resets as before re-seeds existed. */
+    public GroupControl(boolean paused, Set<Integer> pausedPartitions, Map<Integer, Long> resets) {
+        this(paused, pausedPartitions, resets, Set.of());
     }
 
     /** Whether {@code partition} must deliver nothing now. */
@@ -49,7 +60,7 @@ public record GroupControl(
     }
 
     public GroupControl withGroupPaused(boolean pause) {
-        return new GroupControl(pause, pausedPartitions, resets);
+        return new GroupControl(pause, pausedPartitions, resets, reseeds);
     }
 
     public GroupControl withPartitionPaused(int partition, boolean pause) {
@@ -59,13 +70,13 @@ public record GroupControl(
         } else {
             next.remove(partition);
         }
-        return new GroupControl(paused, next, resets);
+        return new GroupControl(paused, next, resets, reseeds);
     }
 
     public GroupControl withReset(int partition, long scn) {
         Map<Integer, Long> next = new TreeMap<>(resets);
         next.put(partition, scn);
-        return new GroupControl(paused, pausedPartitions, next);
+        return new GroupControl(paused, pausedPartitions, next, reseeds);
     }
 
     /** Without {@code partition}'s reset if it still asks for {@code scn} (a newer one stays). */
@@ -75,7 +86,24 @@ public record GroupControl(
         }
         Map<Integer, Long> next = new TreeMap<>(resets);
         next.remove(partition);
-        return new GroupControl(paused, pausedPartitions, next);
+        return new GroupControl(paused, pausedPartitions, next, reseeds);
+    }
+
+    /** With a re-seed asked for {@code partition}. */
+    public GroupControl withReseed(int partition) {
+        Set<Integer> next = new TreeSet<>(reseeds);
+        next.add(partition);
+        return new GroupControl(paused, pausedPartitions, resets, next);
+    }
+
+    /** Without {@code partition}'s re-seed. */
+    public GroupControl withReseedApplied(int partition) {
+        if (!reseeds.contains(partition)) {
+            return this;
+        }
+        Set<Integer> next = new TreeSet<>(reseeds);
+        next.remove(partition);
+        return new GroupControl(paused, pausedPartitions, resets, next);
     }
 
     /** The node's bytes. */
@@ -94,6 +122,13 @@ public record GroupControl(
                 json.writeNumberField(Integer.toString(reset.getKey()), reset.getValue());
             }
             json.writeEndObject();
+            if (!reseeds.isEmpty()) {
+                json.writeArrayFieldStart("reseeds");
+                for (int partition : new TreeSet<>(reseeds)) {
+                    json.writeNumber(partition);
+                }
+                json.writeEndArray();
+            }
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing JSON to memory cannot fail", e);
@@ -113,6 +148,7 @@ public record GroupControl(
         boolean paused = false;
         Set<Integer> partitions = new TreeSet<>();
         Map<Integer, Long> resets = new TreeMap<>();
+        Set<Integer> reseeds = new TreeSet<>();
         try (JsonParser json = JSON.createParser(data)) {
             if (json.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not a JSON object");
@@ -134,6 +170,11 @@ public record GroupControl(
                             resets.put(partition, json.getLongValue());
                         }
                     }
+                    case "reseeds" -> {
+                        while (json.nextToken() != JsonToken.END_ARRAY) {
+                            reseeds.add(json.getIntValue());
+                        }
+                    }
                     default -> json.skipChildren();
                 }
             }
@@ -145,6 +186,6 @@ public record GroupControl(
                             + new String(data, StandardCharsets.UTF_8),
                     e);
         }
-        return new GroupControl(paused, partitions, resets);
+        return new GroupControl(paused, partitions, resets, reseeds);
     }
 }

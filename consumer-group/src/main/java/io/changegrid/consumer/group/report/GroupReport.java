@@ -30,7 +30,8 @@ import java.util.Optional;
  *  "members":[{"instance":"c1","owned":2,"statusUrl":"http://127.0.0.1:7171"}],
  *  "partitionStates":[{"partition":0,"owner":"c1","epoch":3,"checkpointScn":..,"savedBy":"c1",
  *                      "savedMillisAgo":..,"state":"RUNNING","lagMillis":12,"eventsDelivered":..,
- *                      "relay":"http://r1:7070/"}]}
+ *                      "relay":"http://r1:7070/",
+ *                      "snapshot":{"database":"shop","table":"orders","cursor":..,"rowsDelivered":..}}]}
  * </pre>
  *
  * <p>Threading: thread-safe; each call asks every member over HTTP, one after the other.
@@ -149,6 +150,9 @@ public final class GroupReport {
                 }
                 if (live.hasNonNull("applier")) {
                     entry.set("applier", live.get("applier"));
+                }
+                if (live.hasNonNull("snapshot")) {
+                    entry.set("snapshot", live.get("snapshot")); // while a snapshot runs
                 }
             }
         }

@@ -30,6 +30,22 @@ class GroupControlTest {
     }
 
     @Test
+    void shouldKeepARequestedReseedUntilItIsAppliedWhenEncoded() throws IOException {
+        GroupControl control = GroupControl.NONE.withReset(5, 7L).withReseed(2);
+
+        GroupControl read = GroupControl.decode("/c", control.encode());
+
+        assertThat(read).isEqualTo(control);
+        assertThat(read.reseeds()).containsExactly(2);
+        assertThat(new String(control.encode(), StandardCharsets.UTF_8))
+                .isEqualTo(
+                        "{\"paused\":false,\"pausedPartitions\":[],\"resets\":{\"5\":7},"
+                                + "\"reseeds\":[2]}");
+        assertThat(read.withReseedApplied(2).reseeds()).isEmpty();
+        assertThat(read.withReseedApplied(2).resets()).containsEntry(5, 7L);
+    }
+
+    @Test
     void shouldPauseEveryPartitionWhenTheGroupIsPaused() {
         GroupControl control = GroupControl.NONE.withGroupPaused(true);
 
