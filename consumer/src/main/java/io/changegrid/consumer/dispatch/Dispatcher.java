@@ -8,7 +8,6 @@ import io.changegrid.consumer.api.ConsumerCallback;
 import io.changegrid.consumer.api.ConsumerException;
 import io.changegrid.consumer.api.TransactionInfo;
 import io.changegrid.consumer.buffer.ConsumerBuffer;
-import io.changegrid.consumer.config.Backoff;
 import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.events.schema.SchemaRegistry;
 import java.util.List;
@@ -30,9 +29,9 @@ import org.slf4j.LoggerFactory;
  *       when no batch is open they are checkpointed as soon as nothing else is buffered.
  *   <li><b>Checkpoint</b>: saved after {@code onEndBatch} returned SUCCESS; then the buffer entries
  *       wholly before it are released, which is the only way buffer space is freed.
- *   <li><b>RETRY</b>: {@code onRollback}, a backoff, and delivery again from the first transaction
- *       after the checkpoint, re-read from the buffer (nothing is fetched again); after {@code
- *       callback.retryLimit} RETRYs in a row it stops as on FAIL.
+ *   <li><b>RETRY</b> ({@link BatchRollback}): {@code onRollback}, a backoff, and delivery again
+ *       from the first transaction after the checkpoint, re-read from the buffer (nothing is
+ *       fetched again); after {@code callback.retryLimit} RETRYs in a row it stops as on FAIL.
  *   <li><b>FAIL</b> (or an exception, or {@code null}): {@code onRollback}, then the dispatcher
  *       stops with a {@link CallbackFailedException}; the checkpoint stays before the failed
  *       transaction.
@@ -65,16 +64,14 @@ public final class Dispatcher implements Runnable {
     private final CheckpointStore store;
     private final int maxTransactions;
     private final long maxWaitNanos;
-    private final Backoff retryBackoff;
-    private final int retryLimit;
     private final BufferCursor cursor;
     private final TransactionDelivery delivery;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final DeliveryGate gate;
     private final PartsDelivery parts;
+    private final BatchRollback rollback;
 
     private final CheckpointProgress progress;
-    private int retriesInRow;
     private boolean finished;
 
     private volatile boolean stopping;
@@ -82,7 +79,6 @@ public final class Dispatcher implements Runnable {
     private volatile long snapshotRowsDelivered;
     private volatile long transactionsDelivered;
     private volatile long batches;
-    private volatile long retries;
     private volatile long bytesDelivered;
     private volatile long callbackNanos;
     private volatile ConsumerException failure;
@@ -142,14 +138,14 @@ public final class Dispatcher implements Runnable {
         this.store = store;
         this.maxTransactions = config.batchMaxTransactions();
         this.maxWaitNanos = config.batchMaxWait().toNanos();
-        this.retryBackoff = config.retryBackoff();
-        this.retryLimit = config.retryLimit();
         this.cursor = new BufferCursor(buffer);
         this.delivery =
                 new TransactionDelivery(
                         buffer.view(), new FrameEventView(buffer.view(), registries), callback);
         this.progress = new CheckpointProgress(start);
         this.parts = new PartsDelivery(delivery, gate, () -> stopping);
+        this.rollback =
+                new BatchRollback(config, callback, buffer, cursor, progress, parts, stopRequested);
     }
 
     @Override
@@ -180,7 +176,7 @@ public final class Dispatcher implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ConsumerException e) {
-            failure = e;
+            failure = e; // a CallbackFailedException from the rollback, or a checkpoint not saved
         } catch (RuntimeException | Error e) {
             failure = new ConsumerException("dispatcher stopped on a bug: " + e, e);
             LOG.error("dispatcher stopped on a bug", e);
@@ -237,7 +233,7 @@ public final class Dispatcher implements Runnable {
 
     /** RETRY results so far. */
     public long retries() {
-        return retries;
+        return rollback.retries();
     }
 
     /** Frame bytes of the events of whole transactions delivered, re-deliveries included. */
@@ -264,10 +260,12 @@ public final class Dispatcher implements Runnable {
      * cursor is on.
      *
      * @return false if the dispatcher must end
+     * @throws CallbackFailedException if the callback failed, which the dispatcher stops with
      */
     private boolean runBatch(int first) throws InterruptedException {
         if (!gate.isOpen()) {
-            return suspend(false);
+            rollback.suspend(false);
+            return true;
         }
         long deadline = System.nanoTime() + maxWaitNanos;
         CallbackResult result;
@@ -276,11 +274,13 @@ public final class Dispatcher implements Runnable {
             result = callback.onStartBatch();
         } catch (Throwable t) {
             timeCallback(started);
-            return abandon(CallbackResult.FAIL, "onStartBatch", cursor.scn(), -1, t);
+            rollback.abandon(CallbackResult.FAIL, "onStartBatch", cursor.scn(), -1, t);
+            return true;
         }
         timeCallback(started);
         if (result != CallbackResult.SUCCESS) {
-            return abandon(result, "onStartBatch", cursor.scn(), -1, null);
+            rollback.abandon(result, "onStartBatch", cursor.scn(), -1, null);
+            return true;
         }
         int count = 0;
         int item = first;
@@ -291,7 +291,8 @@ public final class Dispatcher implements Runnable {
                     break;
                 }
                 if (!gate.isOpen()) {
-                    return suspend(true);
+                    rollback.suspend(true);
+                    return true;
                 }
                 long delivering = System.nanoTime();
                 int outcome = parts.deliver(cursor);
@@ -301,23 +302,20 @@ public final class Dispatcher implements Runnable {
                 switch (outcome) {
                     case PartsDelivery.DELIVERED -> {}
                     case PartsDelivery.ABANDONED -> {
-                        TransactionDelivery.Abandoned abandoned = parts.abandoned();
-                        return abandon(
-                                abandoned.result(),
-                                abandoned.method(),
-                                abandoned.scn(),
-                                abandoned.index(),
-                                abandoned.cause());
+                        rollback.abandon(parts.abandoned());
+                        return true;
                     }
                     case PartsDelivery.RESTARTED -> {
-                        return startOver();
+                        rollback.startOver();
+                        return true;
                     }
                     case PartsDelivery.GATE_CLOSED -> {
-                        return suspend(true);
+                        rollback.suspend(true);
+                        return true;
                     }
                     default -> {
                         // Stopping, or the puller finished: the transaction is not complete.
-                        suspend(true);
+                        rollback.suspend(true);
                         finished = true;
                         return false;
                     }
@@ -328,34 +326,28 @@ public final class Dispatcher implements Runnable {
                 break;
             } else if (item == BufferCursor.SNAPSHOT_BEGINS) {
                 if (!gate.isOpen()) {
-                    return suspend(true);
+                    rollback.suspend(true);
+                    return true;
                 }
                 long delivering = System.nanoTime();
                 TransactionDelivery.Abandoned abandoned =
                         delivery.begin(cursor, progress.pending().scn());
                 timeCallback(delivering);
                 if (abandoned != null) {
-                    return abandon(
-                            abandoned.result(),
-                            abandoned.method(),
-                            abandoned.scn(),
-                            abandoned.index(),
-                            abandoned.cause());
+                    rollback.abandon(abandoned);
+                    return true;
                 }
             } else if (item == BufferCursor.TRANSACTION) {
                 if (!gate.isOpen()) {
-                    return suspend(true);
+                    rollback.suspend(true);
+                    return true;
                 }
                 long delivering = System.nanoTime();
                 TransactionDelivery.Abandoned abandoned = delivery.deliver(cursor);
                 timeCallback(delivering);
                 if (abandoned != null) {
-                    return abandon(
-                            abandoned.result(),
-                            abandoned.method(),
-                            abandoned.scn(),
-                            abandoned.index(),
-                            abandoned.cause());
+                    rollback.abandon(abandoned);
+                    return true;
                 }
                 eventsDelivered = eventsDelivered + cursor.frames();
                 if (cursor.chunk()) {
@@ -384,7 +376,8 @@ public final class Dispatcher implements Runnable {
             item = cursor.next(Math.max(0, deadline - System.nanoTime()));
         }
         if (!gate.isOpen()) {
-            return suspend(true);
+            rollback.suspend(true);
+            return true;
         }
         long ending = System.nanoTime();
         Checkpoint checkpoint = progress.pending();
@@ -392,15 +385,17 @@ public final class Dispatcher implements Runnable {
             result = callback.onEndBatch(checkpoint);
         } catch (Throwable t) {
             timeCallback(ending);
-            return abandon(CallbackResult.FAIL, "onEndBatch", checkpoint.scn(), -1, t);
+            rollback.abandon(CallbackResult.FAIL, "onEndBatch", checkpoint.scn(), -1, t);
+            return true;
         }
         timeCallback(ending);
         if (result != CallbackResult.SUCCESS) {
-            return abandon(result, "onEndBatch", checkpoint.scn(), -1, null);
+            rollback.abandon(result, "onEndBatch", checkpoint.scn(), -1, null);
+            return true;
         }
         settle();
         parts.forget(); // checkpointed: nothing of it is delivered again
-        retriesInRow = 0;
+        rollback.succeeded();
         batches = batches + 1;
         return !finished;
     }
@@ -411,144 +406,6 @@ public final class Dispatcher implements Runnable {
      */
     private void timeCallback(long started) {
         callbackNanos = callbackNanos + (System.nanoTime() - started);
-    }
-
-    /**
-     * Rolls the batch back and goes back to the checkpoint; for RETRY waits a backoff.
-     *
-     * @return false if the dispatcher must end
-     */
-    private boolean abandon(
-            CallbackResult result, String method, long scn, int index, Throwable cause)
-            throws InterruptedException {
-        String where =
-                "method="
-                        + method
-                        + ", scn="
-                        + scn
-                        + (index >= 0 ? ", index=" + index : "")
-                        + ", checkpoint="
-                        + progress.savedScn();
-        try {
-            callback.onRollback(progress.savedScn());
-        } catch (Throwable t) {
-            if (cause != null) {
-                t.addSuppressed(cause);
-            }
-            failure =
-                    new CallbackFailedException("callback failed in onRollback: " + where, scn, t);
-            return false;
-        }
-        rewind();
-        if (result == null) {
-            failure = new CallbackFailedException("callback returned null: " + where, scn, null);
-            return false;
-        }
-        if (result == CallbackResult.FAIL) {
-            failure =
-                    new CallbackFailedException(
-                            (cause == null ? "callback failed: " : "callback threw: ")
-                                    + where
-                                    + (cause == null ? "" : ", error=" + cause),
-                            scn,
-                            cause);
-            return false;
-        }
-        retries = retries + 1;
-        retriesInRow++;
-        if (retryLimit > 0 && retriesInRow > retryLimit) {
-            failure =
-                    new CallbackFailedException(
-                            "callback asked to retry too often: "
-                                    + where
-                                    + ", retries="
-                                    + retriesInRow
-                                    + ", callback.retryLimit="
-                                    + retryLimit,
-                            scn,
-                            null);
-            return false;
-        }
-        long waitNanos = retryBackoff.delayNanos(retriesInRow);
-        LOG.info(
-                "callback asked to retry, delivering again from the checkpoint: {}, attempt={}, waitMillis={}",
-                where,
-                retriesInRow,
-                TimeUnit.NANOSECONDS.toMillis(waitNanos));
-        stopRequested.await(waitNanos, TimeUnit.NANOSECONDS);
-        return true;
-    }
-
-    /**
-     * The gate closed: nothing more of this batch reaches the callback, and nothing is
-     * checkpointed; back to the checkpoint, to deliver again from there if the gate opens.
-     *
-     * @param started whether the callback was told of the batch ({@code onStartBatch})
-     * @return false if the dispatcher must end (the callback failed to roll back)
-     */
-    private boolean suspend(boolean started) {
-        if (started) {
-            try {
-                callback.onRollback(progress.savedScn());
-            } catch (Throwable t) {
-                failure =
-                        new CallbackFailedException(
-                                "callback failed in onRollback: method=onRollback, checkpoint="
-                                        + progress.savedScn(),
-                                progress.savedScn(),
-                                t);
-                return false;
-            }
-        }
-        rewind();
-        return true;
-    }
-
-    /**
-     * Back to the checkpoint after a rollback: in the buffer, or, when entries of a transaction in
-     * parts were released already, by fetching again from it.
-     */
-    private void rewind() {
-        if (parts.released()) {
-            LOG.info(
-                    "fetching again from the checkpoint: a transaction in parts was rolled back"
-                            + " after some of its parts left the buffer: checkpoint={}",
-                    progress.savedScn());
-            cursor.restart(buffer.requestRestart(progress.savedScn(), progress.savedSnapshot()));
-            parts.forget();
-        } else {
-            cursor.rewind();
-        }
-        progress.rewind();
-    }
-
-    /**
-     * A relay sends the transaction in parts being delivered again from its start: what was
-     * delivered of it is rolled back, and delivery goes on with the new entry.
-     *
-     * @return false if the dispatcher must end (the callback failed to roll back)
-     */
-    private boolean startOver() {
-        LOG.info(
-                "a transaction in parts starts over (the relay was asked afresh), delivering it"
-                        + " again from its start: checkpoint={}",
-                progress.savedScn());
-        try {
-            callback.onRollback(progress.savedScn());
-        } catch (Throwable t) {
-            failure =
-                    new CallbackFailedException(
-                            "callback failed in onRollback: method=onRollback, checkpoint="
-                                    + progress.savedScn(),
-                            progress.savedScn(),
-                            t);
-            return false;
-        }
-        progress.rewind();
-        cursor.mark();
-        cursor.releaseRead();
-        parts.forget();
-        return true;
     }
 
     /**

@@ -6,14 +6,12 @@ import io.changegrid.consumer.config.ConsumerConfig;
 import io.changegrid.consumer.config.TooOldAction;
 import io.changegrid.consumer.schema.SchemaCache;
 import io.changegrid.protocol.RelayClient;
-import io.changegrid.protocol.SnapshotCursor;
 import io.changegrid.protocol.StreamResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,22 +19,22 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
-import org.eclipse.jetty.http.HttpHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Pulls a source's stream from its relays into the consumer buffer: long-polls {@code GET
  * /v1/stream} on one relay, reads each response body once, straight into a claimed region of the
- * buffer, checks it ({@link ResponseCheck}), fetches the schemas its frames name, and publishes it.
- * Which relay to ask and what to do on errors is {@link RelayFailover}'s decision; a failover
- * resumes at the same position, because every relay of a source numbers transactions with the same
- * SCNs. A relay that answers but whose source time stopped changing for {@code fetch.stallTimeout}
- * ({@link StallWatch}: its fetcher hears nothing from the source) is left like a failed one.
+ * buffer, checks it ({@link ResponseCheck}), fetches the schemas its frames name, and publishes it
+ * ({@link AnswerIntake}). Which relay to ask and what to do on errors is {@link RelayFailover}'s
+ * decision; a failover resumes at the same position, because every relay of a source numbers
+ * transactions with the same SCNs. A relay that answers but whose source time stopped changing for
+ * {@code fetch.stallTimeout} ({@link StallWatch}: its fetcher hears nothing from the source) is
+ * left like a failed one.
  *
- * <p>The position it asks from is the checkpoint after the last response it published (at start,
- * the consumer's saved checkpoint), not the dispatcher's checkpoint: what is in the buffer is never
- * fetched twice.
+ * <p>The position it asks from ({@link StreamPosition}) is the checkpoint after the last response
+ * it published (at start, the consumer's saved checkpoint), not the dispatcher's checkpoint: what
+ * is in the buffer is never fetched twice.
  *
  * <p>Back pressure and copies: before each request it claims {@code fetch.maxBytes} of contiguous
  * buffer, waiting while the buffer is full, and reads the body straight into that claim (the relay
@@ -67,42 +65,25 @@ public final class Puller implements Runnable {
 
     private final List<URI> relays;
     private final ConsumerBuffer buffer;
-    private final List<SchemaCache> schemas;
     private final RelayClient http;
     private final RelayFailover failover;
-    private final ResponseCheck check = new ResponseCheck();
     private final TimelineGuard timeline;
     private final StallWatch stall;
     private final String stallTimeoutText;
-    private final BodyReader bodies;
+    private final AnswerIntake intake;
     private final String fixedQuery;
     private final int requestBytes;
     private final long requestTimeoutMillis;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
-    private long position;
-
-    /** The snapshot cursor to send; null when no snapshot runs. */
-    private String snapshot;
-
-    /** Parts of the transaction after {@link #position} taken into the buffer; 0 outside one. */
-    private int parts;
-
-    /** The restart epoch of the entries published now ({@link ConsumerBuffer#requestRestart}). */
-    private int epoch;
+    private final StreamPosition position;
 
     /** The relay last picked: moving to another starts its stall window afresh. */
     private int pickedRelay = -1;
-
-    private final RelayIdentity identity;
 
     private volatile Request inFlight;
     private volatile boolean stopping;
     private volatile PullerState publishedState = PullerState.PICK_RELAY;
     private volatile int publishedRelay;
-    private volatile long publishedPosition;
-    private volatile long relayNewestScn = -1;
-    private volatile long responses;
-    private volatile long bytesPulled;
     private volatile ConsumerException failure;
 
     /**
@@ -141,12 +122,10 @@ public final class Puller implements Runnable {
             String startSnapshot,
             String startTimeline,
             java.util.function.Consumer<String> adoptTimeline) {
-        this.snapshot = startSnapshot;
+        this.position = new StreamPosition(startScn, startSnapshot);
         this.timeline = new TimelineGuard(startTimeline, adoptTimeline);
         this.relays = config.relays();
-        this.identity = new RelayIdentity(relays.size());
         this.buffer = buffer;
-        this.schemas = schemas;
         this.http = http;
         List<String> names = new ArrayList<>();
         for (URI relay : relays) {
@@ -158,12 +137,18 @@ public final class Puller implements Runnable {
         this.stall = new StallWatch(config.stallTimeout().toNanos());
         this.stallTimeoutText = config.stallTimeout().toMillis() + "ms";
         this.requestBytes = Math.min(config.fetchMaxBytes(), buffer.capacity());
-        this.bodies = new BodyReader(buffer, requestBytes);
+        this.intake =
+                new AnswerIntake(
+                        buffer,
+                        relays.size(),
+                        schemas,
+                        requestBytes,
+                        timeline,
+                        position,
+                        () -> stopping);
         this.requestTimeoutMillis =
                 config.pollTimeout().toMillis() + config.requestTimeout().toMillis();
         this.fixedQuery = StreamQuery.fixed(config, requestBytes);
-        this.position = startScn;
-        this.publishedPosition = startScn;
     }
 
     /** Schema sources for each relay of {@code config}, fetching over {@code http}. */
@@ -242,28 +227,28 @@ public final class Puller implements Runnable {
 
     /** The checkpoint after the last response taken into the buffer. */
     public long position() {
-        return publishedPosition;
+        return position.published();
     }
 
     /** The newest SCN the relay held at its last answer taken; -1 before the first. */
     public long relayNewestScn() {
-        return relayNewestScn;
+        return intake.relayNewestScn();
     }
 
     /** Whether the last answer taken brought everything the relay held. */
     public boolean caughtUp() {
-        long newest = relayNewestScn;
-        return newest >= 0 && publishedPosition >= newest;
+        long newest = intake.relayNewestScn();
+        return newest >= 0 && position.published() >= newest;
     }
 
     /** Responses with events or a new checkpoint taken into the buffer. */
     public long responses() {
-        return responses;
+        return intake.responses();
     }
 
     /** Response body bytes taken into the buffer. */
     public long bytesPulled() {
-        return bytesPulled;
+        return intake.bytesPulled();
     }
 
     /** Why the puller failed, or null. */
@@ -288,7 +273,7 @@ public final class Puller implements Runnable {
         LOG.info(
                 "every relay failed, backing off: relays={}, from={}, waitMillis={}",
                 relays,
-                position,
+                position.scn(),
                 TimeUnit.NANOSECONDS.toMillis(nanos));
         if (stopRequested.await(nanos, TimeUnit.NANOSECONDS)) {
             failover.onStop();
@@ -305,16 +290,16 @@ public final class Puller implements Runnable {
             failover.onStop();
             return;
         }
-        restartIfAsked();
+        position.restartIfAsked(buffer);
         int relayIndex = failover.relay();
         URI relay = relays.get(relayIndex);
         InputStreamResponseListener listener = new InputStreamResponseListener();
-        String sentSnapshot = snapshot;
-        int sentParts = parts;
+        String sentSnapshot = position.snapshot();
+        int sentParts = position.parts();
         Request request =
                 http.stream(
                         relay,
-                        position,
+                        position.scn(),
                         fixedQuery
                                 + StreamQuery.snapshot(sentSnapshot)
                                 + StreamQuery.parts(sentParts),
@@ -344,14 +329,7 @@ public final class Puller implements Runnable {
             try (InputStream body = listener.getInputStream()) {
                 switch (response.getStatus()) {
                     case 200 ->
-                            receive(
-                                    relayIndex,
-                                    relay,
-                                    response,
-                                    body,
-                                    claim,
-                                    sentSnapshot,
-                                    sentParts);
+                            take(relayIndex, relay, response, body, claim, sentSnapshot, sentParts);
                     case StreamResponse.TOO_OLD -> tooOld(relay, body);
                     case StreamResponse.NOT_FETCHING ->
                             relayFailed(relay, "relay not fetching: " + ErrorBodies.text(body));
@@ -397,7 +375,7 @@ public final class Puller implements Runnable {
         }
     }
 
-    private void receive(
+    private void take(
             int relayIndex,
             URI relay,
             Response response,
@@ -406,90 +384,20 @@ public final class Puller implements Runnable {
             String sentSnapshot,
             int sentParts)
             throws IOException, InterruptedException {
-        StreamHeaders headers;
-        try {
-            headers = StreamHeaders.read(response.getHeaders());
-        } catch (IllegalArgumentException e) {
-            relayFailed(relay, e.getMessage());
-            return;
+        switch (intake.take(relayIndex, relay, response, body, claim, sentSnapshot, sentParts)) {
+            case AnswerIntake.RELAY_FAILED -> relayFailed(relay, intake.problem());
+            case AnswerIntake.FATAL -> failover.onFatal(intake.fatal());
+            case AnswerIntake.STOPPED -> failover.onStop();
+            default -> taken(relayIndex, relay, intake.headers());
         }
-        ConsumerException mismatch = identity.check(relayIndex, relay, headers);
-        if (mismatch != null) {
-            failover.onFatal(mismatch);
-            return;
-        }
-        String otherTimeline = timeline.judge(relay, headers, position);
-        if (otherTimeline != null) {
-            failover.onFatal(new ConsumerException(otherTimeline));
-            return;
-        }
-        if (sentSnapshot != null && headers.snapshot() == null) {
-            relayFailed(relay, "snapshot request answered without a snapshot cursor header");
-            return;
-        }
-        String snapshotAfter =
-                sentSnapshot == null || SnapshotCursor.COMPLETE.equals(headers.snapshot())
-                        ? null
-                        : headers.snapshot();
-        long lastScn = headers.lastScn();
-        int length =
-                bodies.read(
-                        body, response.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH), claim);
-        switch (length) {
-            case BodyReader.TRUNCATED -> {
-                relayFailed(relay, "response body truncated");
-                return;
-            }
-            case BodyReader.TOO_LARGE -> {
-                tooLarge(relay, bodies.sizeText());
-                return;
-            }
-            case BodyReader.CLOSED -> {
-                failover.onStop();
-                return;
-            }
-            default -> {}
-        }
-        int offset = bodies.offset();
-        if (stopping) {
-            failover.onStop();
-            return;
-        }
-        if (!check.check(buffer.view(), offset, length, position, sentParts, headers)) {
-            relayFailed(relay, "corrupt response: from=" + position + ", " + check.problem());
-            return;
-        }
-        try {
-            schemas.get(relayIndex).ensureSchemas(buffer.view(), offset, length);
-        } catch (IOException e) {
-            relayFailed(relay, e.getMessage());
-            return;
-        }
-        parts = check.heldParts();
-        if (length > 0 || lastScn > position || !Objects.equals(snapshotAfter, snapshot)) {
-            buffer.publish(
-                    length,
-                    lastScn,
-                    relayIndex,
-                    snapshotAfter,
-                    sentParts,
-                    epoch,
-                    SnapshotCursor.begunTable(sentSnapshot, headers.snapshot()).orElse(null));
-            responses = responses + 1;
-            bytesPulled = bytesPulled + length;
-        }
-        position = lastScn;
-        publishedPosition = lastScn;
-        relayNewestScn = headers.newestScn();
-        if (sentSnapshot != null && snapshotAfter == null) {
-            LOG.info("snapshot complete: relay={}, checkpoint={}", relay, lastScn);
-        }
-        snapshot = snapshotAfter;
+    }
+
+    private void taken(int relayIndex, URI relay, StreamHeaders headers) {
         failover.onPulled();
         long stalledNanos =
                 stall.observe(relayIndex, headers.sourceTimeMillis(), System.nanoTime());
         if (stalledNanos != StallWatch.NOT_STALLED && !stopping && failover.onStalled()) {
-            parts = 0;
+            position.dropParts();
             // What it sent is taken: the next relay continues from the same position.
             LOG.warn(
                     "relay's source time has not advanced, switching to the next: relay={},"
@@ -498,7 +406,7 @@ public final class Puller implements Runnable {
                     headers.sourceTimeMillis(),
                     TimeUnit.NANOSECONDS.toMillis(stalledNanos),
                     stallTimeoutText,
-                    position);
+                    position.scn());
         }
     }
 
@@ -507,51 +415,25 @@ public final class Puller implements Runnable {
         LOG.warn(
                 "relay no longer holds the checkpoint: relay={}, checkpoint={}, oldestScn={}",
                 relay,
-                position,
+                position.scn(),
                 oldest);
-        parts = 0;
-        failover.onTooOld(position, oldest);
+        position.dropParts();
+        failover.onTooOld(position.scn(), oldest);
         if (failover.takeSnapshotRestart()) {
             // bootstrap.onTooOld: snapshot. What the buffer holds is still delivered; the entries
             // after it begin the snapshot at the relay's newest SCN.
             LOG.warn(
                     "every relay answered 410, beginning a snapshot (bootstrap.onTooOld=snapshot):"
                             + " checkpoint={}, oldestScn={}",
-                    position,
+                    position.scn(),
                     oldest);
-            position = -1;
-            snapshot = SnapshotCursor.START;
-        }
-    }
-
-    private void tooLarge(URI relay, String bytes) {
-        failover.onFatal(
-                new ConsumerException(
-                        "relay response larger than the consumer buffer, raise buffer.capacity: relay="
-                                + relay
-                                + ", from="
-                                + position
-                                + ", bytes="
-                                + bytes
-                                + ", capacity="
-                                + buffer.capacity()));
-    }
-
-    /** Takes the dispatcher's request to fetch again from its checkpoint, if there is one. */
-    private void restartIfAsked() {
-        ConsumerBuffer.Restart restart = buffer.takeRestart();
-        if (restart != null) {
-            position = restart.scn();
-            publishedPosition = position;
-            snapshot = restart.snapshot();
-            parts = 0;
-            epoch = restart.epoch();
+            position.beginSnapshot();
         }
     }
 
     private void relayFailed(URI relay, String reason) {
         // A relay asked afresh sends the transaction in parts from its start.
-        parts = 0;
+        position.dropParts();
         if (stopping) {
             failover.onStop();
             return;
@@ -559,7 +441,7 @@ public final class Puller implements Runnable {
         LOG.warn(
                 "relay failed, switching to the next: relay={}, from={}, reason={}",
                 relay,
-                position,
+                position.scn(),
                 reason);
         failover.onRelayError();
     }

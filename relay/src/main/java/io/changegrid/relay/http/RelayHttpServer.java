@@ -4,7 +4,6 @@ import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.protocol.RelayApi;
 import io.changegrid.protocol.tls.HttpsConnectors;
 import io.changegrid.protocol.tls.TlsConfig;
-import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.response.JsonResponse;
 import io.changegrid.relay.security.AccessControl;
@@ -12,7 +11,6 @@ import io.changegrid.relay.security.SecurityHandler;
 import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.compression.gzip.GzipCompression;
@@ -84,15 +82,7 @@ public final class RelayHttpServer implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool(64, 4);
         threads.setName("relay-http");
         server = new Server(threads, null, responseBuffers(limits));
-        try {
-            connector = HttpsConnectors.create(server, tls, RelaySettings.HTTP_TLS.prefix());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        access.watchers().forEach(server::addBean);
-        connector.setHost(host);
-        connector.setPort(port);
-        server.addConnector(connector);
+        connector = RelayConnector.addTo(server, host, port, tls, access);
         PathMappingsHandler routes = new PathMappingsHandler();
         routes.addMapping(PathSpec.from(RelayApi.HEALTH), new HealthHandler(health));
         routes.addMapping(PathSpec.from(RelayApi.STATUS), new StatusHandler(status));

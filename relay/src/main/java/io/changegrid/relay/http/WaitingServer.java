@@ -1,13 +1,10 @@
 package io.changegrid.relay.http;
 
 import io.changegrid.protocol.RelayApi;
-import io.changegrid.protocol.tls.HttpsConnectors;
 import io.changegrid.protocol.tls.TlsConfig;
-import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.relay.response.JsonResponse;
 import io.changegrid.relay.security.AccessControl;
 import io.changegrid.relay.security.SecurityHandler;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.pathmap.PathSpec;
@@ -47,15 +44,7 @@ public final class WaitingServer implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool(8, 1);
         threads.setName("relay-http-waiting");
         server = new Server(threads);
-        try {
-            connector = HttpsConnectors.create(server, tls, RelaySettings.HTTP_TLS.prefix());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        access.watchers().forEach(server::addBean);
-        connector.setHost(host);
-        connector.setPort(port);
-        server.addConnector(connector);
+        connector = RelayConnector.addTo(server, host, port, tls, access);
         PathMappingsHandler routes = new PathMappingsHandler();
         routes.addMapping(PathSpec.from(RelayApi.HEALTH), new HealthHandler(health));
         routes.addMapping(PathSpec.from(RelayApi.STATUS), new StatusHandler(status));
