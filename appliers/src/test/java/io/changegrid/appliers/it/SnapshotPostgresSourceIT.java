@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Bootstrap end to end from a PostgreSQL source (docs/bootstrap.md): a table with 30,000 rows
  * snapshotted into the PostgreSQL applier ({@code start: snapshot}) while a writer changes it and a
- * chunk hook writes between the watermarks of every other chunk; the target ends equal. The
- * issue's 1M-row run: {@code -Dchangegrid.snapshotRows=1000000}.
+ * chunk hook writes between the watermarks of every other chunk; the target ends equal. The issue's
+ * 1M-row run: {@code -Dchangegrid.snapshotRows=1000000}.
  */
 class SnapshotPostgresSourceIT {
 
