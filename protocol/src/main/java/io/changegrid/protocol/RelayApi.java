@@ -27,11 +27,28 @@ public final class RelayApi {
     /** {@code GET}: metrics in the Prometheus text format. */
     public static final String METRICS = "/metrics";
 
+    /**
+     * {@code POST}: stops the relay's snapshot chunk reads until {@link #SNAPSHOT_RESUME}; live
+     * streaming goes on (docs/bootstrap.md). Needs the operations role.
+     */
+    public static final String SNAPSHOT_PAUSE = "/v1/snapshot/pause";
+
+    /** {@code POST}: lets the relay's snapshot chunk reads go on. Needs the operations role. */
+    public static final String SNAPSHOT_RESUME = "/v1/snapshot/resume";
+
     /** {@link #SCHEMAS} parameter: the table id binary frames carry. */
     public static final String TABLE_ID = "tableId";
 
     /** {@link #SCHEMAS} parameter: the schema version binary frames carry. */
     public static final String VERSION = "version";
+
+    /** Whether {@code path} is an operations endpoint: status, metrics and snapshot control. */
+    public static boolean operations(String path) {
+        return STATUS.equals(path)
+                || METRICS.equals(path)
+                || SNAPSHOT_PAUSE.equals(path)
+                || SNAPSHOT_RESUME.equals(path);
+    }
 
     private RelayApi() {}
 }

@@ -23,6 +23,8 @@ class WireNamesTest {
                                 RelayApi.STATUS,
                                 RelayApi.HEALTH,
                                 RelayApi.METRICS,
+                                RelayApi.SNAPSHOT_PAUSE,
+                                RelayApi.SNAPSHOT_RESUME,
                                 RelayApi.TABLE_ID,
                                 RelayApi.VERSION))
                 .containsExactly(
@@ -31,6 +33,8 @@ class WireNamesTest {
                         "/v1/status",
                         "/v1/health",
                         "/metrics",
+                        "/v1/snapshot/pause",
+                        "/v1/snapshot/resume",
                         "tableId",
                         "version");
     }

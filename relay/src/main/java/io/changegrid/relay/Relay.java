@@ -394,7 +394,8 @@ public final class Relay implements AutoCloseable {
                 buffer.bytesUsed(),
                 buffer.capacity(),
                 buffer.transactionsAppended(),
-                buffer.transactionsEvicted());
+                buffer.transactionsEvicted(),
+                snapshots.chunks().paused());
     }
 
     private String fetchState() {

@@ -139,6 +139,7 @@ final class SourceWait {
                 0, // bytesUsed
                 0, // capacity: no buffer serves yet
                 0,
-                0);
+                0,
+                false);
     }
 }

@@ -3,6 +3,7 @@ package io.changegrid.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changegrid.config.Config;
+import io.changegrid.protocol.RelayApi;
 import io.changegrid.protocol.SnapshotCursor;
 import io.changegrid.relay.config.RelaySettings;
 import io.changegrid.testkit.MariaDbExtension;
@@ -16,6 +17,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Snapshot requests against two relays of one private mariadbd: a snapshot begun on one relay is
- * finished on the other from the cursor (any replica continues it), and bad requests are refused
- * naming what is wrong.
+ * finished on the other from the cursor (any replica continues it), a paused relay reads no chunk
+ * while live transactions go on, and bad requests are refused naming what is wrong.
  */
 class SnapshotRequestsIT {
 
@@ -49,7 +51,9 @@ class SnapshotRequestsIT {
                         "INSERT INTO shop.accounts SELECT seq, seq * 10, CONCAT('n', seq)"
                                 + " FROM shop.seq_1_to_"
                                 + ROWS,
-                        "CREATE TABLE shop.audit_log (line VARCHAR(80))");
+                        "CREATE TABLE shop.audit_log (line VARCHAR(80))",
+                        "CREATE TABLE shop.pause_marks (id INT PRIMARY KEY, a VARCHAR(10),"
+                                + " b VARCHAR(10))");
         first = Relay.start(config("first", 9_401));
         second = Relay.start(config("second", 9_402));
         Awaitility.await()
@@ -97,6 +101,75 @@ class SnapshotRequestsIT {
         assertThat(replica.completed).isTrue();
         assertThat(replica.snapshotRows).isEqualTo(ROWS);
         assertThat(replica.rows).isEqualTo(sourceRows());
+    }
+
+    @Test
+    void shouldServeLiveTransactionsAndNoChunkWhileSnapshotReadsArePaused() throws Exception {
+        StreamClient client = new StreamClient(second.httpPort());
+        String subscription = "tables=shop.accounts,shop.pause_marks";
+        HttpResponse<byte[]> start =
+                snapshot(client, second.buffer().newestScn(), SnapshotCursor.START, subscription);
+        long from = StreamClient.lastScn(start);
+        String cursor = start.headers().firstValue("X-Changegrid-Snapshot").orElseThrow();
+
+        HttpResponse<String> pause = client.post(RelayApi.SNAPSHOT_PAUSE);
+        try {
+            assertThat(pause.statusCode()).isEqualTo(200);
+            assertThat(pause.body()).isEqualTo("{\"paused\":true}");
+            HttpResponse<String> get = client.getText(RelayApi.SNAPSHOT_PAUSE);
+            assertThat(get.statusCode()).isEqualTo(405);
+            assertThat(get.body()).contains("allowed=POST");
+            assertThat(client.getText(RelayApi.STATUS).body())
+                    .contains("\"snapshot\":{\"paused\":true}");
+
+            // Live transactions go on while no chunk is read: every answer echoes the cursor.
+            MARIADB.server().execute("INSERT INTO shop.pause_marks VALUES (1, 'a', 'b')");
+            SnapshotRun.Replica replica = new SnapshotRun.Replica(client);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (replica.liveScns.isEmpty() && System.nanoTime() < deadline) {
+                HttpResponse<byte[]> paused = poll(client, from, cursor, subscription);
+                assertThat(paused.statusCode()).isEqualTo(200);
+                assertThat(paused.headers().firstValue("X-Changegrid-Snapshot")).contains(cursor);
+                replica.apply(paused.body());
+                from = StreamClient.lastScn(paused);
+            }
+            assertThat(replica.liveScns).hasSize(1);
+            assertThat(replica.rows).containsEntry(1, "a|b");
+            assertThat(replica.snapshotRows).isZero();
+
+            // A caught-up consumer of a paused snapshot waits as a long poll does (for a
+            // heartbeat or its timeout), it does not spin.
+            long started = System.nanoTime();
+            for (int request = 0; request < 5; request++) {
+                HttpResponse<byte[]> idle = poll(client, from, cursor, subscription);
+                replica.apply(idle.body());
+                from = StreamClient.lastScn(idle);
+            }
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
+                    .isGreaterThan(400);
+            assertThat(replica.snapshotRows).isZero();
+        } finally {
+            client.post(RelayApi.SNAPSHOT_RESUME);
+        }
+
+        assertThat(client.getText(RelayApi.STATUS).body())
+                .contains("\"snapshot\":{\"paused\":false}");
+        HttpResponse<byte[]> resumed = snapshot(client, from, cursor, subscription);
+        SnapshotRun.Replica replica = new SnapshotRun.Replica(client);
+        replica.apply(resumed.body());
+        assertThat(replica.snapshotRows).isEqualTo(1_000);
+        assertThat(resumed.headers().firstValue("X-Changegrid-Snapshot")).isNotEqualTo(cursor);
+    }
+
+    private static HttpResponse<byte[]> poll(
+            StreamClient client, long from, String cursor, String subscription) throws Exception {
+        return client.get(
+                "/v1/stream?from="
+                        + from
+                        + "&timeoutMs=500&"
+                        + subscription
+                        + "&snapshot="
+                        + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
     }
 
     @Test

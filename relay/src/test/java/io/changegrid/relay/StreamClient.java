@@ -46,6 +46,15 @@ final class StreamClient {
                 HttpResponse.BodyHandlers.ofByteArray());
     }
 
+    HttpResponse<String> post(String path) throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(base + path))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .timeout(Duration.ofSeconds(60))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     HttpResponse<String> getText(String pathAndQuery) throws IOException, InterruptedException {
         return http.send(
                 HttpRequest.newBuilder(URI.create(base + pathAndQuery))

@@ -8,6 +8,7 @@ import io.changegrid.relay.config.ServingLimits;
 import io.changegrid.relay.response.JsonResponse;
 import io.changegrid.relay.security.AccessControl;
 import io.changegrid.relay.security.SecurityHandler;
+import io.changegrid.relay.snapshot.ChunkSource;
 import io.changegrid.relay.stream.StreamHandler;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -89,6 +90,15 @@ public final class RelayHttpServer implements AutoCloseable {
         routes.addMapping(PathSpec.from(RelayApi.METRICS), new MetricsHandler(metrics));
         routes.addMapping(PathSpec.from(RelayApi.STREAM), stream);
         routes.addMapping(PathSpec.from(RelayApi.SCHEMAS), new SchemasHandler(schemas));
+        if (stream.snapshots() != null) {
+            ChunkSource chunks = stream.snapshots().chunks();
+            routes.addMapping(
+                    PathSpec.from(RelayApi.SNAPSHOT_PAUSE),
+                    new SnapshotControlHandler(chunks, true));
+            routes.addMapping(
+                    PathSpec.from(RelayApi.SNAPSHOT_RESUME),
+                    new SnapshotControlHandler(chunks, false));
+        }
         routes.addMapping(PathSpec.from("/"), new NotFound());
         // Compression negotiated with Accept-Encoding; gzip (the JDK's zlib) for frames and JSON.
         CompressionHandler compression =

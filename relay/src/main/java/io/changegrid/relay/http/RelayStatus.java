@@ -14,6 +14,8 @@ package io.changegrid.relay.http;
  *     null before the first entry
  * @param receivedMillis when the relay received its newest entry (its own clock), or -1
  * @param lagScn how far the source's log is ahead of the fetch position, in SCN units, or -1
+ * @param snapshotReadsPaused whether snapshot chunk reads are paused ({@code POST
+ *     /v1/snapshot/pause})
  */
 public record RelayStatus(
         int sourceId,
@@ -33,4 +35,5 @@ public record RelayStatus(
         long bytesUsed,
         long capacity,
         long transactionsAppended,
-        long transactionsEvicted) {}
+        long transactionsEvicted,
+        boolean snapshotReadsPaused) {}

@@ -53,6 +53,9 @@ final class StatusHandler extends Handler.Abstract.NonBlocking {
                     json.writeNumberField("transactionsAppended", now.transactionsAppended());
                     json.writeNumberField("transactionsEvicted", now.transactionsEvicted());
                     json.writeEndObject();
+                    json.writeObjectFieldStart("snapshot");
+                    json.writeBooleanField("paused", now.snapshotReadsPaused());
+                    json.writeEndObject();
                 });
         return true;
     }

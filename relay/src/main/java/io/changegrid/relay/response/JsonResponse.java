@@ -46,15 +46,21 @@ public final class JsonResponse {
 
     /** Answers anything but GET with 405, naming the method; returns true if it did. */
     public static boolean rejectUnlessGet(Request request, Response response, Callback callback) {
-        if ("GET".equals(request.getMethod())) {
+        return rejectUnless("GET", request, response, callback);
+    }
+
+    /** Answers 405 naming the method allowed, unless the request uses it; true when answered. */
+    public static boolean rejectUnless(
+            String method, Request request, Response response, Callback callback) {
+        if (method.equals(request.getMethod())) {
             return false;
         }
-        response.getHeaders().put(HttpHeader.ALLOW, "GET");
+        response.getHeaders().put(HttpHeader.ALLOW, method);
         error(
                 response,
                 callback,
                 405,
-                "method not allowed: method=" + request.getMethod() + ", allowed=GET");
+                "method not allowed: method=" + request.getMethod() + ", allowed=" + method);
         return true;
     }
 }

@@ -32,7 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * @param tables what it may stream; empty for nothing
  * @param columns per table glob, first match wins, the only columns it may see
  * @param schemas whose schemas it may read
- * @param operations whether it may read {@code /v1/status} and {@code /metrics}
+ * @param operations whether it may read {@code /v1/status} and {@code /metrics} and pause or resume
+ *     snapshot reads
  */
 public record Grant(
         String principal,

@@ -13,9 +13,10 @@ import org.eclipse.jetty.util.Callback;
 /**
  * In front of every endpoint: recognizes the request's principal ({@link AccessControl}), answers
  * 401 when there is none, 403 when it asks for an operations endpoint ({@code /v1/status}, {@code
- * /metrics}) without the operations role, and otherwise hands the request on with its {@link Grant}
- * as the attribute {@link #GRANT}, which {@code /v1/stream} and {@code /v1/schemas} apply. {@code
- * /v1/health} stays open: load balancers probe it, and it tells nothing but "up".
+ * /metrics}, {@code /v1/snapshot/*}) without the operations role, and otherwise hands the request
+ * on with its {@link Grant} as the attribute {@link #GRANT}, which {@code /v1/stream} and {@code
+ * /v1/schemas} apply. {@code /v1/health} stays open: load balancers probe it, and it tells nothing
+ * but "up".
  *
  * <p>401 and 403 bodies name the principal and what was refused, never data. Thread-safe.
  */
@@ -56,8 +57,7 @@ public final class SecurityHandler extends Handler.Wrapper {
         }
         Principal principal = authentication.principal();
         Grant grant = access.grant(principal);
-        if ((RelayApi.STATUS.equals(path) || RelayApi.METRICS.equals(path))
-                && !grant.operations()) {
+        if (RelayApi.operations(path) && !grant.operations()) {
             JsonResponse.error(
                     response,
                     callback,

@@ -27,6 +27,7 @@ public final class ChunkSource implements AutoCloseable {
     private final Fetcher fetcher;
     private final SnapshotSettings settings;
     private volatile ChunkHook hook = ChunkHook.NONE;
+    private volatile boolean paused;
     private SnapshotReader reader;
     private long lastReadNanos;
 
@@ -45,6 +46,25 @@ public final class ChunkSource implements AutoCloseable {
     /** The settings chunks are read with. */
     public SnapshotSettings settings() {
         return settings;
+    }
+
+    /**
+     * Stops chunk reads on this relay until {@link #resume()}: an operator's lever when the source
+     * must not take snapshot reads for a while. Snapshotting consumers keep their cursor and get
+     * live transactions meanwhile; the pause lasts until resumed or the relay restarts.
+     */
+    public void pause() {
+        paused = true;
+    }
+
+    /** Lets chunk reads go on after {@link #pause()}. */
+    public void resume() {
+        paused = false;
+    }
+
+    /** Whether chunk reads are paused. */
+    public boolean paused() {
+        return paused;
     }
 
     /** Installs a hook run between each chunk's read and its high watermark (tests). */

@@ -19,8 +19,10 @@ import io.changegrid.relay.snapshot.SnapshotService;
 import io.changegrid.relay.snapshot.TouchedKeys;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -40,6 +42,8 @@ import org.slf4j.LoggerFactory;
  *       consumer empties its copy of the table ({@link SnapshotCursor#begunTable}).
  *   <li>A consumer that is not caught up (more after its checkpoint than {@code maxBytes}) gets
  *       live transactions only, its cursor echoed: chunks are read only when the window is small.
+ *   <li>While chunk reads are paused ({@code POST /v1/snapshot/pause}), a caught-up consumer's
+ *       request waits like a long poll and gets live transactions only, its cursor echoed.
  *   <li>A chunk that cannot be placed (the fetcher did not pass its high watermark in time, the
  *       window does not fit {@code maxBytes}, or holds a schema change of the table) is discarded
  *       and read again on the next request.
@@ -54,6 +58,9 @@ import org.slf4j.LoggerFactory;
 final class SnapshotExchange implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotExchange.class);
+
+    /** How often a request of a paused snapshot looks for a new transaction or the resume. */
+    private static final Duration PAUSED_LOOK = Duration.ofMillis(20);
 
     private final Request request;
     private final Response response;
@@ -152,6 +159,10 @@ final class SnapshotExchange implements Runnable {
         }
         if (live.lastScn < newestBefore) {
             respond(live, live.length, checkpoint, null, cursor.toText());
+            return;
+        }
+        if (service.chunks().paused()) {
+            respondPaused(live, checkpoint, newestBefore, cursor);
             return;
         }
         TableSchema table = SnapshotService.find(tables, cursor.database(), cursor.table()).get();
@@ -256,6 +267,29 @@ final class SnapshotExchange implements Runnable {
         return SnapshotService.next(tables, table)
                 .map(t -> SnapshotCursor.startOf(t.database(), t.table(), chunk.high()).toText())
                 .orElse(SnapshotCursor.COMPLETE);
+    }
+
+    /**
+     * Chunk reads are paused: answers the live transactions after the checkpoint with the cursor
+     * echoed. A caught-up consumer's request waits, as a long poll would, until a transaction
+     * arrives, the pause ends or its timeout passes, so that a paused snapshot neither spins its
+     * consumers nor delays their live stream by more than one look ({@link #PAUSED_LOOK}).
+     */
+    private void respondPaused(Live live, long checkpoint, long newestBefore, SnapshotCursor cursor)
+            throws InterruptedException {
+        if (live.length == 0) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(params.timeoutMs());
+            while (service.chunks().paused()
+                    && buffer.newestScn() == newestBefore
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(PAUSED_LOOK.toMillis());
+            }
+            live = readLive(checkpoint, params.maxBytes());
+            if (live == null) {
+                return; // answered 410
+            }
+        }
+        respond(live, live.length, checkpoint, null, cursor.toText());
     }
 
     /** Whole transactions after the checkpoint, at most {@code maxBytes} (at least one). */

@@ -227,6 +227,11 @@ public final class StreamHandler extends Handler.Abstract.NonBlocking {
         return serving.meters();
     }
 
+    /** What serves {@code snapshot=} requests, or null when this relay serves none. */
+    public SnapshotService snapshots() {
+        return snapshots;
+    }
+
     /** Requests parked now, waiting for events or for serving memory. */
     public int parkedPolls() {
         return serving.parkedPolls().count();
