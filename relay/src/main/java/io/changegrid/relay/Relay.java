@@ -30,11 +30,7 @@ import io.changegrid.relay.state.CorruptPositionFileException;
 import io.changegrid.relay.state.PositionStore;
 import io.changegrid.relay.stream.FetcherStopped;
 import io.changegrid.relay.stream.StreamHandler;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -149,7 +145,7 @@ public final class Relay implements AutoCloseable {
             buffer.startAfter(floor);
             publisher.start(floor, start.resumePosition());
         }
-        registerGauges();
+        RelayGauges.register(metrics, buffer, publisher, gcMetrics);
         ServingLimits limits = ServingLimits.from(config);
         this.snapshots = snapshotService(configuration, saved);
         this.http =
@@ -468,41 +464,6 @@ public final class Relay implements AutoCloseable {
         LOG.info("relay stopped: position={}", fetcher.position());
         stopped.countDown(); // after the last line: the main thread may exit as soon as it sees
         // this
-    }
-
-    private void registerGauges() {
-        new JvmMemoryMetrics().bindTo(metrics);
-        new JvmThreadMetrics().bindTo(metrics);
-        new ProcessorMetrics().bindTo(metrics);
-        gcMetrics.bindTo(metrics);
-        Gauge.builder("changegrid.relay.buffer.bytes.used", buffer, EventBuffer::bytesUsed)
-                .baseUnit("bytes")
-                .register(metrics);
-        Gauge.builder("changegrid.relay.buffer.capacity", buffer, EventBuffer::capacity)
-                .baseUnit("bytes")
-                .description("The event buffer's size")
-                .register(metrics);
-        Gauge.builder("changegrid.relay.buffer.fill", buffer, b -> fill(b))
-                .baseUnit("ratio")
-                .description("The share of the event buffer in use, 0 to 1")
-                .register(metrics);
-        Gauge.builder("changegrid.relay.buffer.scn.newest", buffer, EventBuffer::newestScn)
-                .register(metrics);
-        Gauge.builder("changegrid.relay.buffer.scn.oldest", buffer, EventBuffer::oldestScn)
-                .register(metrics);
-        Gauge.builder(
-                        "changegrid.relay.buffer.transactions.evicted",
-                        buffer,
-                        EventBuffer::transactionsEvicted)
-                .register(metrics);
-        Gauge.builder("changegrid.relay.fetch.lag", publisher, Publisher::lagMillis)
-                .baseUnit("milliseconds")
-                .register(metrics);
-    }
-
-    private static double fill(EventBuffer buffer) {
-        long capacity = buffer.capacity();
-        return capacity <= 0 ? 0 : (double) buffer.bytesUsed() / capacity;
     }
 
     /**
