@@ -225,7 +225,8 @@ public final class Relay implements AutoCloseable {
                         new SnapshotSettings(
                                 config.get(RelaySettings.SNAPSHOT_CHUNK_SIZE),
                                 config.get(RelaySettings.SNAPSHOT_MIN_CHUNK_INTERVAL),
-                                config.get(RelaySettings.SNAPSHOT_WATERMARK_WAIT)));
+                                config.get(RelaySettings.SNAPSHOT_WATERMARK_WAIT),
+                                config.get(RelaySettings.SNAPSHOT_MAX_REQUESTS)));
         return new SnapshotService(
                 config.get(RelaySettings.SOURCE_ID),
                 fetcher.sourceSchemas(),

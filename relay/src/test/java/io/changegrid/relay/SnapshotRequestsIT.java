@@ -17,6 +17,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -54,8 +56,8 @@ class SnapshotRequestsIT {
                         "CREATE TABLE shop.audit_log (line VARCHAR(80))",
                         "CREATE TABLE shop.pause_marks (id INT PRIMARY KEY, a VARCHAR(10),"
                                 + " b VARCHAR(10))");
-        first = Relay.start(config("first", 9_401));
-        second = Relay.start(config("second", 9_402));
+        first = Relay.start(config("first", 9_401, Map.of()));
+        second = Relay.start(config("second", 9_402, Map.of("snapshot.maxRequests", "1")));
         Awaitility.await()
                 .atMost(Duration.ofSeconds(10))
                 .until(() -> first.buffer().newestScn() >= 0 && second.buffer().newestScn() >= 0);
@@ -161,6 +163,67 @@ class SnapshotRequestsIT {
         assertThat(resumed.headers().firstValue("X-Changegrid-Snapshot")).isNotEqualTo(cursor);
     }
 
+    @Test
+    void shouldRefuseARequestBeyondMaxRequestsAndCountTheCopiesInServingMemory() throws Exception {
+        StreamClient client = new StreamClient(second.httpPort());
+        String subscription = "tables=shop.accounts";
+        HttpResponse<byte[]> start =
+                snapshot(client, second.buffer().newestScn(), SnapshotCursor.START, subscription);
+        long from = StreamClient.lastScn(start);
+        String cursor = start.headers().firstValue("X-Changegrid-Snapshot").orElseThrow();
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        second.snapshots()
+                .chunks()
+                .hook(
+                        (table, rows) -> {
+                            reading.countDown();
+                            release.await(30, TimeUnit.SECONDS);
+                        });
+        try {
+            // The second relay serves one snapshot request at once (snapshot.maxRequests=1).
+            CompletableFuture<HttpResponse<byte[]>> held =
+                    CompletableFuture.supplyAsync(
+                            () -> {
+                                try {
+                                    return snapshot(client, from, cursor, subscription);
+                                } catch (Exception e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            });
+            assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(servingMemoryUsed(client)).isEqualTo(3 << 20); // 3 x maxBytes
+            HttpResponse<byte[]> refused = snapshot(client, from, cursor, subscription);
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(new String(refused.body(), StandardCharsets.UTF_8))
+                    .contains("too many snapshot requests at once: snapshot.maxRequests=1");
+
+            release.countDown();
+            HttpResponse<byte[]> served = held.get(30, TimeUnit.SECONDS);
+            SnapshotRun.Replica replica = new SnapshotRun.Replica(client);
+            replica.apply(served.body());
+            assertThat(served.statusCode()).isEqualTo(200);
+            assertThat(replica.snapshotRows).isEqualTo(1_000);
+        } finally {
+            release.countDown();
+            second.snapshots().chunks().hook(null);
+        }
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> servingMemoryUsed(client) == 0);
+        assertThat(snapshot(client, from, cursor, subscription).statusCode()).isEqualTo(200);
+    }
+
+    private static long servingMemoryUsed(StreamClient client) throws Exception {
+        return client.getText("/metrics")
+                .body()
+                .lines()
+                .filter(line -> line.startsWith("changegrid_relay_stream_memory_used_bytes "))
+                .map(line -> (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1)))
+                .findFirst()
+                .orElseThrow();
+    }
+
     private static HttpResponse<byte[]> poll(
             StreamClient client, long from, String cursor, String subscription) throws Exception {
         return client.get(
@@ -243,8 +306,8 @@ class SnapshotRequestsIT {
         return rows;
     }
 
-    private static Config config(String name, long serverId) {
-        Map<String, String> settings = new HashMap<>();
+    private static Config config(String name, long serverId, Map<String, String> more) {
+        Map<String, String> settings = new HashMap<>(more);
         settings.put("source.host", MARIADB.server().host());
         settings.put("source.port", Integer.toString(MARIADB.server().port()));
         settings.put("source.user", MARIADB.server().user());

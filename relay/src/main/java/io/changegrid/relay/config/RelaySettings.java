@@ -289,6 +289,16 @@ public final class RelaySettings {
                                             && v.compareTo(Duration.ofMinutes(10)) <= 0,
                             "10ms..10m");
 
+    public static final ConfigKey<Integer> SNAPSHOT_MAX_REQUESTS =
+            ConfigKey.of(
+                            "snapshot.maxRequests",
+                            ValueKind.INT,
+                            4,
+                            "Snapshot requests served at once: each holds an HTTP thread while its chunk is"
+                                    + " read and placed, and its copies come out of http.servingMemory. Beyond,"
+                                    + " a request gets 503 naming this key and the consumer tries again.")
+                    .validatedBy(v -> v >= 1 && v <= 32, "1..32");
+
     /** The relay's own settings, whatever the source, in documentation order. */
     public static final List<ConfigKey<?>> KEYS = keys();
 
@@ -331,7 +341,11 @@ public final class RelaySettings {
                         CLUSTER_AUTH.password()));
         keys.addAll(ZooKeeperTls.KEYS);
         keys.addAll(
-                List.of(SNAPSHOT_CHUNK_SIZE, SNAPSHOT_MIN_CHUNK_INTERVAL, SNAPSHOT_WATERMARK_WAIT));
+                List.of(
+                        SNAPSHOT_CHUNK_SIZE,
+                        SNAPSHOT_MIN_CHUNK_INTERVAL,
+                        SNAPSHOT_WATERMARK_WAIT,
+                        SNAPSHOT_MAX_REQUESTS));
         return List.copyOf(keys);
     }
 

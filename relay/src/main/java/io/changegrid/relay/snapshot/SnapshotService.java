@@ -9,6 +9,7 @@ import io.changegrid.policy.capture.TableRoute;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 
 /**
  * What a relay knows to serve snapshots (docs/bootstrap.md): which source tables a subscription's
@@ -25,6 +26,7 @@ public final class SnapshotService implements AutoCloseable {
     private final TableFilter capture;
     private final CapturePlan plan;
     private final ChunkSource chunks;
+    private final Semaphore requests;
 
     /**
      * @param source the fetcher's source schemas (its latest versions are what chunks are read
@@ -46,6 +48,20 @@ public final class SnapshotService implements AutoCloseable {
         this.capture = capture;
         this.plan = plan;
         this.chunks = chunks;
+        this.requests = new Semaphore(chunks.settings().maxRequests());
+    }
+
+    /**
+     * Takes one of the {@code snapshot.maxRequests} places of requests served at once; false when
+     * none is free. A request that took one must {@link #endRequest end}.
+     */
+    public boolean tryBeginRequest() {
+        return requests.tryAcquire();
+    }
+
+    /** Gives back a place taken by {@link #tryBeginRequest}. */
+    public void endRequest() {
+        requests.release();
     }
 
     public int sourceId() {

@@ -22,7 +22,11 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -51,9 +55,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The work blocks (a source read, a wait for the fetcher), so it runs on Jetty's executor, never
  * on a selector thread; it answers without parking: a snapshotting consumer always has work.
- * Response copies are heap buffers of at most {@code maxBytes} plus a chunk, not yet counted in
- * {@code http.servingMemory}. The live path ({@link StreamExchange}, {@link StreamBody}) is used as
- * it is.
+ * Response copies come out of {@code http.servingMemory} (three times {@code maxBytes} a request;
+ * the chunk's rows and frames, bounded by {@code snapshot.chunkSize}, do not), and at most {@code
+ * snapshot.maxRequests} requests are served at once; beyond, 503. The live path ({@link
+ * StreamExchange}, {@link StreamBody}) is used as it is.
  */
 final class SnapshotExchange implements Runnable {
 
@@ -65,6 +70,7 @@ final class SnapshotExchange implements Runnable {
     private final Request request;
     private final Response response;
     private final Callback callback;
+    private final ServingMemory memory;
     private final EventBuffer buffer;
     private final StreamBody body;
     private final Subscription subscription;
@@ -82,7 +88,8 @@ final class SnapshotExchange implements Runnable {
             SnapshotService service) {
         this.request = request;
         this.response = response;
-        this.callback = callback;
+        this.callback = new Ending(callback);
+        this.memory = serving.memory();
         this.buffer = serving.buffer();
         this.body = new StreamBody(serving.registry());
         this.subscription = new Subscription(params.plan());
@@ -92,12 +99,28 @@ final class SnapshotExchange implements Runnable {
     }
 
     void start() {
-        request.getComponents().getExecutor().execute(this);
+        if (!service.tryBeginRequest()) {
+            JsonResponse.error(
+                    response,
+                    callback,
+                    503,
+                    "too many snapshot requests at once: snapshot.maxRequests="
+                            + service.chunks().settings().maxRequests()
+                            + "; try again shortly");
+            return;
+        }
+        ((Ending) callback).onEnd(service::endRequest);
+        try {
+            request.getComponents().getExecutor().execute(this);
+        } catch (RejectedExecutionException e) {
+            callback.failed(e); // a stopping or saturated server: gives the place back
+        }
     }
 
     @Override
     public void run() {
         try {
+            awaitMemory();
             serve();
         } catch (BadRequestException e) {
             JsonResponse.error(response, callback, 400, e.getMessage());
@@ -270,6 +293,30 @@ final class SnapshotExchange implements Runnable {
     }
 
     /**
+     * Takes this request's copies out of {@code http.servingMemory}, waiting for them, and gives
+     * them back once the response ends: a live read and the window's read of at most {@code
+     * maxBytes} each, and the response's copy. (A first transaction above {@code maxBytes} is read
+     * whole, as on the live path.) One grant per request, never a second while holding one, so
+     * requests cannot wait on each other; {@code snapshot.maxRequests} bounds the threads waiting.
+     */
+    private void awaitMemory() throws InterruptedException {
+        long bytes = 3L * params.maxBytes();
+        CountDownLatch granted = new CountDownLatch(1);
+        ServingMemory.Waiter waiter = b -> granted.countDown();
+        if (!memory.acquireOrWait(bytes, waiter)) {
+            try {
+                granted.await();
+            } catch (InterruptedException e) {
+                if (!memory.cancel(waiter)) {
+                    memory.release(bytes); // granted meanwhile: the bytes are this request's
+                }
+                throw e;
+            }
+        }
+        ((Ending) callback).onEnd(() -> memory.release(bytes));
+    }
+
+    /**
      * Chunk reads are paused: answers the live transactions after the checkpoint with the cursor
      * echoed. A caught-up consumer's request waits, as a long poll would, until a transaction
      * arrives, the pause ends or its timeout passes, so that a paused snapshot neither spins its
@@ -381,6 +428,47 @@ final class SnapshotExchange implements Runnable {
                 scn = frame.wrap(bytes, at).scn();
             }
             return scn;
+        }
+    }
+
+    /**
+     * The response's callback, running what the request holds (its place among the snapshot
+     * requests, its serving memory) once, when the response ends, written or failed.
+     */
+    private static final class Ending implements Callback {
+        private final Callback delegate;
+        private final List<Runnable> onEnd = new CopyOnWriteArrayList<>();
+        private final AtomicBoolean ended = new AtomicBoolean();
+
+        Ending(Callback delegate) {
+            this.delegate = delegate;
+        }
+
+        void onEnd(Runnable release) {
+            onEnd.add(release);
+        }
+
+        @Override
+        public void succeeded() {
+            end();
+            delegate.succeeded();
+        }
+
+        @Override
+        public void failed(Throwable x) {
+            end();
+            delegate.failed(x);
+        }
+
+        @Override
+        public InvocationType getInvocationType() {
+            return delegate.getInvocationType();
+        }
+
+        private void end() {
+            if (ended.compareAndSet(false, true)) {
+                onEnd.forEach(Runnable::run);
+            }
         }
     }
 }
