@@ -69,7 +69,7 @@ final class SnapshotExchange implements Runnable {
 
     private final Request request;
     private final Response response;
-    private final Callback callback;
+    private final Ending callback;
     private final ServingMemory memory;
     private final EventBuffer buffer;
     private final StreamBody body;
@@ -109,7 +109,7 @@ final class SnapshotExchange implements Runnable {
                             + "; try again shortly");
             return;
         }
-        ((Ending) callback).onEnd(service::endRequest);
+        callback.onEnd(service::endRequest);
         try {
             request.getComponents().getExecutor().execute(this);
         } catch (RejectedExecutionException e) {
@@ -313,7 +313,7 @@ final class SnapshotExchange implements Runnable {
                 throw e;
             }
         }
-        ((Ending) callback).onEnd(() -> memory.release(bytes));
+        callback.onEnd(() -> memory.release(bytes));
     }
 
     /**
