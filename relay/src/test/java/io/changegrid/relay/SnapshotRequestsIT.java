@@ -224,15 +224,10 @@ class SnapshotRequestsIT {
                 .orElseThrow();
     }
 
+    /** A snapshot request that waits at most 500 ms when there is nothing to answer. */
     private static HttpResponse<byte[]> poll(
             StreamClient client, long from, String cursor, String subscription) throws Exception {
-        return client.get(
-                "/v1/stream?from="
-                        + from
-                        + "&timeoutMs=500&"
-                        + subscription
-                        + "&snapshot="
-                        + URLEncoder.encode(cursor, StandardCharsets.UTF_8));
+        return snapshot(client, from, cursor, subscription + "&timeoutMs=500");
     }
 
     @Test
@@ -282,6 +277,7 @@ class SnapshotRequestsIT {
                 .contains(SnapshotCursor.COMPLETE);
     }
 
+    /** {@code subscription}: the request's query parameters besides from, maxBytes and snapshot. */
     private static HttpResponse<byte[]> snapshot(
             StreamClient client, long from, String cursor, String subscription) throws Exception {
         return client.get(
