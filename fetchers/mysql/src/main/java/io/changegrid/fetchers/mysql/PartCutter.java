@@ -3,6 +3,7 @@ package io.changegrid.fetchers.mysql;
 import io.changegrid.events.frame.FrameLayout;
 import io.changegrid.fetchers.TransactionSink;
 import io.changegrid.policy.capture.TransactionWriter;
+import java.util.function.Supplier;
 
 /**
  * Cuts a transaction that outgrows a part into parts as it is read, and hands each to the sink at
@@ -34,16 +35,17 @@ final class PartCutter {
     /**
      * After an event was appended: hands the part over if it reached its size.
      *
-     * @param where the transaction's SCN, binlog position and GTID, for the error
+     * @param where the transaction's SCN, binlog position and GTID, for the error: built only for
+     *     one, since this runs for every row change
      * @throws TransactionTooLargeException if one event alone is larger than the relay's largest
      *     entry, which no cut can help
      */
-    void afterEvent(String where) throws InterruptedException {
+    void afterEvent(Supplier<String> where) throws InterruptedException {
         if (!sink.takesParts()) {
             if (writer.length() > maxEntryBytes) {
                 throw new TransactionTooLargeException(
                         "transaction larger than the relay can publish whole: "
-                                + where
+                                + where.get()
                                 + ", bytesSoFar="
                                 + writer.length()
                                 + ", events="
@@ -62,7 +64,7 @@ final class PartCutter {
         if (writer.length() > maxEntryBytes) {
             throw new TransactionTooLargeException(
                     "an event larger than the relay can publish: "
-                            + where
+                            + where.get()
                             + ", partBytes="
                             + writer.length()
                             + ", events="

@@ -33,6 +33,15 @@ final class StoredBytes {
                             | (b[at + 1] & 0xFFL) << 8
                             | (b[at + 2] & 0xFFL) << 16
                             | (b[at + 3] & 0xFFL) << 24;
+            case 8 -> // BIGINT and DOUBLE: the loop below was 6 % of a row's decode and encode
+                    (b[at] & 0xFFL)
+                            | (b[at + 1] & 0xFFL) << 8
+                            | (b[at + 2] & 0xFFL) << 16
+                            | (b[at + 3] & 0xFFL) << 24
+                            | (b[at + 4] & 0xFFL) << 32
+                            | (b[at + 5] & 0xFFL) << 40
+                            | (b[at + 6] & 0xFFL) << 48
+                            | (b[at + 7] & 0xFFL) << 56;
             default -> {
                 long value = 0;
                 for (int i = bytes - 1; i >= 0; i--) {
@@ -45,11 +54,31 @@ final class StoredBytes {
 
     /** An unsigned big-endian integer of 0..8 bytes. */
     static long bigEndian(byte[] b, int at, int bytes) {
-        long value = 0;
-        for (int i = 0; i < bytes; i++) {
-            value = (value << 8) | (b[at + i] & 0xFF);
-        }
-        return value;
+        // As littleEndian: the widths of DECIMAL groups, fractions and DATETIME2 spelled out (the
+        // loop was 13 % of the fetcher's samples on a table with a DECIMAL and two temporals).
+        return switch (bytes) {
+            case 1 -> b[at] & 0xFFL;
+            case 2 -> (b[at] & 0xFFL) << 8 | (b[at + 1] & 0xFFL);
+            case 3 -> (b[at] & 0xFFL) << 16 | (b[at + 1] & 0xFFL) << 8 | (b[at + 2] & 0xFFL);
+            case 4 ->
+                    (b[at] & 0xFFL) << 24
+                            | (b[at + 1] & 0xFFL) << 16
+                            | (b[at + 2] & 0xFFL) << 8
+                            | (b[at + 3] & 0xFFL);
+            case 5 ->
+                    (b[at] & 0xFFL) << 32
+                            | (b[at + 1] & 0xFFL) << 24
+                            | (b[at + 2] & 0xFFL) << 16
+                            | (b[at + 3] & 0xFFL) << 8
+                            | (b[at + 4] & 0xFFL);
+            default -> {
+                long value = 0;
+                for (int i = 0; i < bytes; i++) {
+                    value = (value << 8) | (b[at + i] & 0xFF);
+                }
+                yield value;
+            }
+        };
     }
 
     /**

@@ -26,6 +26,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -150,6 +151,10 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private long startScn;
 
     private String transactionId;
+
+    /** The open transaction for an error, built only when one is thrown. */
+    private final Supplier<String> openTransaction =
+            () -> "scn=" + startScn + ", position=" + start + ", gtid=" + transactionId;
 
     /**
      * Whether the open group ends with its DDL statement (no XID follows). MariaDB marks such
@@ -580,7 +585,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     /** Hands a part of a large transaction over once it reached its size. */
     private void requireFits() throws InterruptedException {
-        parts.afterEvent("scn=" + startScn + ", position=" + start + ", gtid=" + transactionId);
+        parts.afterEvent(openTransaction);
     }
 
     private void commit(EventHeaderV4 header) throws InterruptedException {

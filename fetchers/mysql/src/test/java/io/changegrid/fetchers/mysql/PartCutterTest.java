@@ -48,7 +48,7 @@ class PartCutterTest {
         for (int i = 0; i < 100; i++) {
             writer.appendRow(
                     route, Operation.INSERT, null, new Object[] {(long) i, "x".repeat(1000)});
-            cutter.afterEvent("scn=500");
+            cutter.afterEvent(() -> "scn=500");
         }
 
         assertThat(sink.parts).hasSizeBetween(5, 7);
@@ -71,7 +71,7 @@ class PartCutterTest {
                                         Operation.INSERT,
                                         null,
                                         new Object[] {(long) i, "x".repeat(1000)});
-                                cutter.afterEvent("scn=500");
+                                cutter.afterEvent(() -> "scn=500");
                             }
                         })
                 .isInstanceOf(TransactionTooLargeException.class)
@@ -87,7 +87,7 @@ class PartCutterTest {
         for (int i = 0; i < 40; i++) {
             writer.appendRow(
                     route, Operation.INSERT, null, new Object[] {(long) i, "x".repeat(1000)});
-            cutter.afterEvent("scn=500");
+            cutter.afterEvent(() -> "scn=500");
         }
 
         cutter.abandon();
