@@ -7,6 +7,9 @@ import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDes
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
 import io.changegrid.events.schema.TableSchema;
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Reads table map events, including those of tables with column types the binlog library does not
@@ -26,9 +29,16 @@ import java.io.IOException;
  *       refuses the table map naming table, column and type code.
  * </ul>
  *
+ * <p>The server writes a table's map before the rows of every statement that changes it (so one
+ * per row where an application changes a row a statement), and the maps repeat: one whose bytes are
+ * those of the last table map of its table id is answered with the object read then, unparsed. The
+ * {@link TransactionAssembler} then recognises it by identity and skips its own work on it too.
+ *
  * <p>Layout read here (the table map event's body): table id (6 bytes), flags (2), database name
  * (length byte, bytes, NUL), table name (the same), column count (packed integer), one type byte
  * per column, then metadata the library reads.
+ *
+ * <p>Not thread-safe: the binlog client's thread owns it.
  */
 final class MariaDbTableMapDeserializer implements EventDataDeserializer<TableMapEventData> {
 
@@ -38,11 +48,46 @@ final class MariaDbTableMapDeserializer implements EventDataDeserializer<TableMa
     /** MariaDB's MYSQL_TYPE_VARCHAR_COMPRESSED (VARCHAR and VARBINARY). */
     static final int VARCHAR_COMPRESSED = 141;
 
+    /** Table ids remembered with their last table map: as many as the table-map cache holds. */
+    private static final int REMEMBERED = 10_000;
+
+    /** A table map's body as the server wrote it, and what was read from it. */
+    private record Read(byte[] body, TableMapEventData map) {}
+
     private final TableMapEventDataDeserializer library = new TableMapEventDataDeserializer();
+
+    private final Map<Long, Read> lastRead =
+            new LinkedHashMap<>(1024, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Long, Read> eldest) {
+                    return size() > REMEMBERED;
+                }
+            };
+
+    private byte[] scratch = new byte[256];
 
     @Override
     public TableMapEventData deserialize(ByteArrayInputStream in) throws IOException {
-        byte[] body = in.read(in.available());
+        int length = in.available();
+        if (scratch.length < length) {
+            scratch = new byte[Math.max(length, scratch.length * 2)];
+        }
+        in.fill(scratch, 0, length);
+        long tableId = littleEndian6(scratch);
+        Read last = lastRead.get(tableId);
+        if (last != null && Arrays.equals(last.body(), 0, last.body().length, scratch, 0, length)) {
+            return last.map();
+        }
+        byte[] body = Arrays.copyOf(scratch, length);
+        TableMapEventData map = read(Arrays.copyOf(scratch, length));
+        lastRead.put(tableId, new Read(body, map));
+        return map;
+    }
+
+    /** Reads a table map's body; rewrites the type codes of compressed columns in it. */
+    private TableMapEventData read(byte[] body) throws IOException {
         int at = 8;
         at += (body[at] & 0xFF) + 2; // database: length, name, NUL
         at += (body[at] & 0xFF) + 2; // table
@@ -75,6 +120,14 @@ final class MariaDbTableMapDeserializer implements EventDataDeserializer<TableMa
             }
         }
         return known ? library.deserialize(new ByteArrayInputStream(body)) : names(body, columns);
+    }
+
+    private static long littleEndian6(byte[] bytes) {
+        long value = 0;
+        for (int i = 5; i >= 0; i--) {
+            value = value << 8 | (bytes[i] & 0xFF);
+        }
+        return value;
     }
 
     /**

@@ -70,6 +70,9 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
 
+    /** Table ids whose deciding table map is kept, at most: as many as the table-map cache. */
+    private static final int MAX_DECIDED = 10_000;
+
     /**
      * A captured table version's converter and route (a null route publishes nothing), and the
      * transcoder that reads its rows in place.
@@ -126,6 +129,14 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     /** Binlog table ids of tables whose rows are not published: their rows are not decoded. */
     private final Set<Long> uncaptured = new HashSet<>();
+
+    /**
+     * The table map that decided each table id's entry in {@link #routes} or {@link #uncaptured},
+     * while that decision stands. The deserializer hands the same object again for the same bytes
+     * ({@link MariaDbTableMapDeserializer}), so a repeated table map (one per statement) costs one
+     * lookup here.
+     */
+    private final Map<Long, TableMapEventData> decidedBy = new HashMap<>();
 
     /** Per table id and schema version. */
     private final Map<Long, Route> routesBySchema = new HashMap<>();
@@ -253,8 +264,14 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         parts.abandon();
         open = false;
         writer.abandon();
+        forgetTableMaps();
+    }
+
+    /** After a schema change or a broken connection: every table id is decided again. */
+    private void forgetTableMaps() {
         routes.clear();
         uncaptured.clear();
+        decidedBy.clear();
     }
 
     @Override
@@ -414,8 +431,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             begin(header, "");
         }
         ddl.apply(start, startScn, query.getDatabase(), sql, this::appendSchemaChange);
-        routes.clear();
-        uncaptured.clear();
+        forgetTableMaps();
         if (endsWithStatement
                 && !sql.stripTrailing()
                         .toUpperCase(java.util.Locale.ROOT)
@@ -440,6 +456,19 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     }
 
     private void tableMap(EventHeaderV4 header, TableMapEventData map) {
+        Long tableId = map.getTableId();
+        if (decidedBy.get(tableId) == map) {
+            cells.tableMap(map); // kept the most recent in the cells' bounded cache
+            return;
+        }
+        decide(header, map);
+        if (decidedBy.size() >= MAX_DECIDED) {
+            decidedBy.clear(); // table ids only grow: those of old tables are not asked again
+        }
+        decidedBy.put(tableId, map);
+    }
+
+    private void decide(EventHeaderV4 header, TableMapEventData map) {
         String database = map.getDatabase();
         String table = map.getTable();
         if (!router.captures(database, table)) {
