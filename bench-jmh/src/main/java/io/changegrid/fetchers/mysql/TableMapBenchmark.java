@@ -18,8 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The binlog client thread's work on a table map, which the server writes before the rows of every
- * statement:
- * the stage-1 table's map ({@code bench.orders_0}, 14 columns) read by {@link
+ * statement: the stage-1 table's map ({@code bench.orders_0}, 14 columns) read by {@link
  * MariaDbTableMapDeserializer}, repeated with the same bytes (as a binlog repeats it: answered with
  * the object read the first time) and alternating between two versions of the table's map under one
  * table id, so that every read parses (the cost of every table map before the repeat was

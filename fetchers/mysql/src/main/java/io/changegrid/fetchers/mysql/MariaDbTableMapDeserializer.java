@@ -29,10 +29,10 @@ import java.util.Map;
  *       refuses the table map naming table, column and type code.
  * </ul>
  *
- * <p>The server writes a table's map before the rows of every statement that changes it (so one
- * per row where an application changes a row a statement), and the maps repeat: one whose bytes are
+ * <p>The server writes a table's map before the rows of every statement that changes it (so one per
+ * row where an application changes a row a statement), and the maps repeat: one whose bytes are
  * those of the last table map of its table id is answered with the object read then, unparsed. The
- * {@link TransactionAssembler} then recognises it by identity and skips its own work on it too.
+ * {@link TableBindings} then recognises it by identity and keeps the decision it made on it.
  *
  * <p>Layout read here (the table map event's body): table id (6 bytes), flags (2), database name
  * (length byte, bytes, NUL), table name (the same), column count (packed integer), one type byte

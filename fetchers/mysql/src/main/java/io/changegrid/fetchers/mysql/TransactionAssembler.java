@@ -24,10 +24,6 @@ import java.io.Serializable;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,11 +42,12 @@ import org.slf4j.LoggerFactory;
  *       position advances mid-transaction and must not be used.
  *   <li>A DDL statement is its own transaction: the {@link DdlApplier} updates the schemas, and a
  *       SCHEMA_CHANGE frame is published for each captured table it changed.
- *   <li>Rows of tables the relay's {@link CaptureRouter} does not capture are not decoded. The rows
- *       of the others take their table's {@link TableRoute} through the {@link TransactionWriter}:
- *       the policy's predicate, its transform, and this relay's partition; only what passes is
- *       encoded, with the route's output schema. A transaction with nothing published publishes
- *       nothing, but a heartbeat follows so consumers still see the timeline move.
+ *   <li>Rows of tables the relay's {@link CaptureRouter} does not capture are not decoded ({@link
+ *       TableBindings} decides from each table map). The rows of the others take their table's
+ *       {@link TableRoute} through the {@link TransactionWriter}: the policy's predicate, its
+ *       transform, and this relay's partition; only what passes is encoded, with the route's output
+ *       schema. A transaction with nothing published publishes nothing, but a heartbeat follows so
+ *       consumers still see the timeline move.
  *   <li>Rows are read from the rows event's bytes in place ({@link RowTranscoder}): a route that
  *       passes everything has them written straight into frames; one with policies gets the values
  *       of the columns its predicate reads and its transform computes, and the other columns are
@@ -70,46 +67,6 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionAssembler.class);
 
-    /** Table ids whose deciding table map is kept, at most: as many as the table-map cache. */
-    private static final int MAX_DECIDED = 10_000;
-
-    /**
-     * A captured table version's converter and route (a null route publishes nothing), and the
-     * transcoder that reads its rows in place.
-     */
-    private static final class Route {
-        final RowConverter converter;
-        final TableRoute route;
-        private TableMapEventData mapped;
-        private RowTranscoder inPlace;
-
-        Route(RowConverter converter, TableRoute route) {
-            this.converter = converter;
-            this.route = route;
-        }
-
-        /**
-         * The transcoder reading rows under {@code map} in place, or null when the map has a type
-         * whose size only the library knows. Kept while the table maps of the version carry the
-         * same types and metadata.
-         */
-        RowTranscoder inPlace(TableMapEventData map, CellReader cells) {
-            if (route == null) {
-                return null;
-            }
-            if (mapped == null
-                    || !Arrays.equals(mapped.getColumnTypes(), map.getColumnTypes())
-                    || !Arrays.equals(mapped.getColumnMetadata(), map.getColumnMetadata())) {
-                inPlace = RowTranscoder.of(converter, map, cells);
-                mapped = map;
-            }
-            return inPlace;
-        }
-    }
-
-    /** What the rows of one binlog table id take: its route and its table map's transcoder. */
-    private record Binding(Route route, RowTranscoder inPlace) {}
-
     private final CaptureRouter router;
     private final TransactionWriter writer;
     private final DdlApplier ddl;
@@ -118,28 +75,11 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     private final long heartbeatAfterNanos;
     private final Runnable onFailure;
     private final Timeline timeline;
-    private final Map<Long, Binding> routes = new HashMap<>();
+    private final TableBindings tables;
     private final EventHandling[] byType = handlingByType();
-
-    /** Reads the cells of columns not read in place, under the table maps this assembler saw. */
-    private final CellReader cells = LosslessRowDeserializers.cellReader();
 
     /** Set once the server sent a heartbeat: it does so only when it has nothing more to send. */
     private volatile boolean sawServerHeartbeat;
-
-    /** Binlog table ids of tables whose rows are not published: their rows are not decoded. */
-    private final Set<Long> uncaptured = new HashSet<>();
-
-    /**
-     * The table map that decided each table id's entry in {@link #routes} or {@link #uncaptured},
-     * while that decision stands. The deserializer hands the same object again for the same bytes
-     * ({@link MariaDbTableMapDeserializer}), so a repeated table map (one per statement) costs one
-     * lookup here.
-     */
-    private final Map<Long, TableMapEventData> decidedBy = new HashMap<>();
-
-    /** Per table id and schema version. */
-    private final Map<Long, Route> routesBySchema = new HashMap<>();
 
     private String file;
     private BinlogPosition committed;
@@ -193,6 +133,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             Runnable onFailure) {
         this.router = router;
         this.ddl = ddl;
+        this.tables = new TableBindings(router, ddl);
         this.writer = new TransactionWriter(sourceId, 64 * 1024);
         this.sink = sink;
         this.parts = new PartCutter(writer, sink, maxTransactionBytes);
@@ -256,7 +197,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
      * table map: only when this assembler runs on that thread (without a {@link FetchPipeline}).
      */
     boolean skipsRowsOf(long binlogTableId) {
-        return uncaptured.contains(binlogTableId);
+        return tables.unpublished(binlogTableId);
     }
 
     /** Drops a transaction left open by a broken connection; the next connection re-reads it. */
@@ -264,14 +205,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
         parts.abandon();
         open = false;
         writer.abandon();
-        forgetTableMaps();
-    }
-
-    /** After a schema change or a broken connection: every table id is decided again. */
-    private void forgetTableMaps() {
-        routes.clear();
-        uncaptured.clear();
-        decidedBy.clear();
+        tables.forget();
     }
 
     @Override
@@ -431,7 +365,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             begin(header, "");
         }
         ddl.apply(start, startScn, query.getDatabase(), sql, this::appendSchemaChange);
-        forgetTableMaps();
+        tables.forget();
         if (endsWithStatement
                 && !sql.stripTrailing()
                         .toUpperCase(java.util.Locale.ROOT)
@@ -456,76 +390,15 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
     }
 
     private void tableMap(EventHeaderV4 header, TableMapEventData map) {
-        Long tableId = map.getTableId();
-        if (decidedBy.get(tableId) == map) {
-            cells.tableMap(map); // kept the most recent in the cells' bounded cache
-            return;
-        }
-        decide(header, map);
-        if (decidedBy.size() >= MAX_DECIDED) {
-            decidedBy.clear(); // table ids only grow: those of old tables are not asked again
-        }
-        decidedBy.put(tableId, map);
-    }
-
-    private void decide(EventHeaderV4 header, TableMapEventData map) {
-        String database = map.getDatabase();
-        String table = map.getTable();
-        if (!router.captures(database, table)) {
-            routes.remove(map.getTableId());
-            uncaptured.add(map.getTableId());
-            return;
-        }
-        TableSchema schema =
-                ddl.schema(database, table)
-                        .orElseThrow(
-                                () ->
-                                        new FetchFailedException(
-                                                "captured table has no known schema: table="
-                                                        + database
-                                                        + "."
-                                                        + table
-                                                        + ", position="
-                                                        + position(header)
-                                                        + "; its CREATE TABLE was not seen and it was not in the start snapshot"));
-        int binlogColumns = map.getColumnTypes().length;
-        if (binlogColumns != schema.columnCount()) {
-            throw new FetchFailedException(
-                    "tracked schema out of step with the binlog: table="
-                            + schema.qualifiedName()
-                            + ", schemaVersion="
-                            + schema.version()
-                            + ", schemaColumns="
-                            + schema.columnCount()
-                            + ", binlogColumns="
-                            + binlogColumns
-                            + ", position="
-                            + position(header));
-        }
-        MariaDbTableMapDeserializer.requireDecodable(map, schema, position(header));
-        long key = ((long) schema.tableId() << 32) | schema.version();
-        Route route = routesBySchema.computeIfAbsent(key, k -> bindRoute(schema));
-        if (route.route == null) {
-            routes.remove(map.getTableId());
-            uncaptured.add(map.getTableId());
-            return;
-        }
-        uncaptured.remove(map.getTableId());
-        cells.tableMap(map);
-        routes.put(map.getTableId(), new Binding(route, route.inPlace(map, cells)));
-    }
-
-    private Route bindRoute(TableSchema schema) {
-        TableRoute route = router.route(schema);
-        return route == null ? new Route(null, null) : new Route(new RowConverter(schema), route);
+        tables.tableMap(map, file, header.getPosition());
     }
 
     private void rows(EventHeaderV4 header, BinlogRows rows) throws InterruptedException {
         long binlogTableId = rows.tableId();
-        if (uncaptured.contains(binlogTableId)) {
+        if (tables.unpublished(binlogTableId)) {
             return;
         }
-        Binding binding = routes.get(binlogTableId);
+        TableBindings.Binding binding = tables.binding(binlogTableId);
         if (binding == null) {
             throw new FetchFailedException(
                     "rows without a table map: binlogTableId="
@@ -585,11 +458,11 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
             while (in.available() > 0) {
                 Serializable[] before =
                         op != Operation.INSERT
-                                ? cells.row(binlogTableId, rows.beforeColumns(), in)
+                                ? tables.cells().row(binlogTableId, rows.beforeColumns(), in)
                                 : null;
                 Serializable[] after =
                         op != Operation.DELETE
-                                ? cells.row(binlogTableId, rows.afterColumns(), in)
+                                ? tables.cells().row(binlogTableId, rows.afterColumns(), in)
                                 : null;
                 rowChange(
                         header,
@@ -614,7 +487,7 @@ final class TransactionAssembler implements BinaryLogClient.EventListener {
 
     private void rowChange(
             EventHeaderV4 header,
-            Route route,
+            TableBindings.Route route,
             Operation op,
             Serializable[] beforeCells,
             Serializable[] afterCells,
