@@ -52,6 +52,7 @@ public record LoadedRange(
             report(load);
             BinlogPosition to = source.masterPosition();
             source.settle();
+            source.releaseRowCache();
             return new LoadedRange(from, to, load, tables);
         }
     }

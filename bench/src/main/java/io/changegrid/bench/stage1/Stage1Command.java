@@ -2,6 +2,7 @@ package io.changegrid.bench.stage1;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.changegrid.bench.harness.BenchSource;
+import io.changegrid.bench.harness.DiskReads;
 import io.changegrid.bench.harness.Machine;
 import io.changegrid.bench.harness.OptionProblems;
 import io.changegrid.bench.harness.ResultFile;
@@ -22,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -134,6 +136,7 @@ public final class Stage1Command implements Callable<Integer> {
                         BenchSource.open(sourceOptions, shape.dataBytes(), shape.frameBytes())) {
             LoadedRange range = LoadedRange.write(source, shape, new HashSet<>(relays));
             for (int r = 1; r <= repeat; r++) {
+                OptionalLong bareDiskBefore = DiskReads.bytes();
                 BareBinlogReader.Result bare =
                         BareBinlogReader.run(
                                 source,
@@ -147,6 +150,7 @@ public final class Stage1Command implements Callable<Integer> {
                         bare.rows(),
                         bare.seconds(),
                         bare.rows() / bare.seconds());
+                OptionalLong bareDiskAfter = DiskReads.bytes();
                 ServerRawCopy.Result server =
                         ServerRawCopy.run(
                                 source,
@@ -155,13 +159,15 @@ public final class Stage1Command implements Callable<Integer> {
                 System.err.printf(
                         Locale.ROOT,
                         "server limit, mariadb-binlog --raw: %,d binlog bytes in %.2f s"
-                                + " = %,.0f MB/s (the range: %s to %s)%n",
+                                + " = %,.0f MB/s (the range: %s to %s), %,.0f MB read from disk%n",
                         server.bytes(),
                         server.seconds(),
                         server.bytesPerSec() / 1e6,
                         range.from(),
-                        range.to());
+                        range.to(),
+                        Math.max(0, DiskReads.megabytesBetween(bareDiskAfter, DiskReads.bytes())));
                 ObjectNode bareLine = bareLine(bare, range, shape, source);
+                putDiskReads(bareLine, bareDiskBefore, bareDiskAfter);
                 putServerLimit(bareLine, server, bare.seconds());
                 record(lines, bareLine, results);
                 for (int count : relays) {
@@ -201,6 +207,18 @@ public final class Stage1Command implements Callable<Integer> {
         line.put("ratioToServer", ResultFile.round(server.seconds() / readerSeconds, 3));
     }
 
+    /**
+     * The megabytes the machine read from disk during a reader's run: near zero when the source
+     * served the binlog from the page cache, as the runs are meant to; the binlog's size when the
+     * reader's rate was the disk's.
+     */
+    private static void putDiskReads(ObjectNode line, OptionalLong before, OptionalLong after) {
+        double megabytes = DiskReads.megabytesBetween(before, after);
+        if (megabytes >= 0) {
+            line.put("diskReadMb", ResultFile.round(megabytes, 1));
+        }
+    }
+
     /** Relay / bare reader / server limit, per line, in binlog bytes of the same range. */
     private static void printServerLimit(List<ObjectNode> lines) {
         System.out.println();
@@ -209,7 +227,7 @@ public final class Stage1Command implements Callable<Integer> {
         for (ObjectNode line : lines) {
             System.out.printf(
                     Locale.ROOT,
-                    "%-34s %9.1f MB/s   server %9.1f MB/s   ratio to server %.3f%s%n",
+                    "%-34s %9.1f MB/s   server %9.1f MB/s   ratio to server %.3f%s%s%n",
                     line.get("configuration").asText(),
                     line.path("binlogMbPerSec").asDouble(),
                     line.path("serverBinlogMbPerSec").asDouble(),
@@ -219,6 +237,12 @@ public final class Stage1Command implements Callable<Integer> {
                                     Locale.ROOT,
                                     "   to bare reader %.3f",
                                     line.get("ratio").asDouble())
+                            : "",
+                    line.has("diskReadMb")
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "   read from disk %,.0f MB",
+                                    line.get("diskReadMb").asDouble())
                             : "");
         }
     }
@@ -250,6 +274,7 @@ public final class Stage1Command implements Callable<Integer> {
                                 + (source.isPrivate() ? " + MariaDB" : ""),
                         count + (source.isPrivate() ? 1 : 0));
         OptionalDouble sourceCpuBefore = source.cpuSeconds();
+        OptionalLong diskBefore = DiskReads.bytes();
         CatchUp catchUp;
         try (RelayFleet fleet =
                 RelayFleet.start(
@@ -267,6 +292,7 @@ public final class Stage1Command implements Callable<Integer> {
             catchUp = fleet.awaitCatchUp(range.to(), range.load().events());
         }
         OptionalDouble sourceCpuAfter = source.cpuSeconds();
+        OptionalLong diskAfter = DiskReads.bytes();
         ObjectNode line = ResultFile.newLine("stage1");
         line.put("configuration", name);
         line.put("relays", count);
@@ -309,6 +335,7 @@ public final class Stage1Command implements Callable<Integer> {
                                     / catchUp.seconds(),
                             2));
         }
+        putDiskReads(line, diskBefore, diskAfter);
         if (warning != null) {
             line.put("warning", warning);
         }
