@@ -5,6 +5,8 @@ import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.gridkit.server.MariaDbConfig;
 import io.changegrid.gridkit.server.MariaDbServer;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,8 +14,11 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Properties;
 
 /**
@@ -246,30 +251,30 @@ public final class BenchSource implements AutoCloseable {
     }
 
     /**
-     * Gives a private server's row cache back to the machine once the load is written, so that the
-     * binlog stays in the page cache for the readers that follow. The buffer pool was sized to hold
-     * the rows while they were written (up to 8 GiB); the readers read only the binlog, which at
-     * 4.8M rows (5 to 14 GB) did not fit beside the pool, so every pass read part of it from disk
-     * and measured the disk (one run read 8 GB from disk, 2026-11-27). MariaDB returns the pool's
-     * memory when the pool shrinks. A given server is left alone.
+     * Puts a private server's binlog in the page cache for the readers that follow the load, as it
+     * would be on a source whose readers keep up. The buffer pool was sized to hold the rows while
+     * they were written (up to 8 GiB) and the readers read only the binlog (11 to 14 GB at 4.8M
+     * rows), so the pool shrinks to {@value #ROW_CACHE_AFTER_LOAD} bytes (MariaDB returns the
+     * memory) and the binlog is read once, so that the first measured reader finds it cached like
+     * the later ones. Each reader's line says what it still read from disk ({@link DiskReads}). A
+     * given server is left alone.
      */
-    public void releaseRowCache() throws SQLException {
+    public void cacheBinlog() throws SQLException {
         if (server == null) {
             return;
         }
         try (Connection connection = connect();
                 Statement statement = connection.createStatement()) {
             long before = bufferPoolBytes(statement);
-            if (before <= ROW_CACHE_AFTER_LOAD) {
-                return;
+            if (before > ROW_CACHE_AFTER_LOAD) {
+                statement.execute("SET GLOBAL innodb_buffer_pool_size = " + ROW_CACHE_AFTER_LOAD);
+                System.err.printf(
+                        java.util.Locale.ROOT,
+                        "source: buffer pool shrunk from %,d to %,d MiB after the load, for the"
+                                + " binlog's pages%n",
+                        before >> 20,
+                        bufferPoolBytes(statement) >> 20);
             }
-            statement.execute("SET GLOBAL innodb_buffer_pool_size = " + ROW_CACHE_AFTER_LOAD);
-            System.err.printf(
-                    java.util.Locale.ROOT,
-                    "source: buffer pool shrunk from %,d to %,d MiB after the load, for the"
-                            + " binlog's pages%n",
-                    before >> 20,
-                    bufferPoolBytes(statement) >> 20);
             warmBinlog(statement);
         }
     }
@@ -285,18 +290,18 @@ public final class BenchSource implements AutoCloseable {
             rows.next();
             base = Path.of(rows.getString(1));
         }
-        java.util.List<Path> files = new java.util.ArrayList<>();
+        List<Path> files = new ArrayList<>();
         try (ResultSet rows = statement.executeQuery("SHOW BINARY LOGS")) {
             while (rows.next()) {
                 files.add(base.resolveSibling(rows.getString(1)));
             }
         }
         long start = System.nanoTime();
-        java.util.OptionalLong diskBefore = DiskReads.bytes();
+        OptionalLong diskBefore = DiskReads.bytes();
         long bytes = 0;
-        java.nio.ByteBuffer chunk = java.nio.ByteBuffer.allocateDirect(1 << 20);
+        ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
         for (Path file : files) {
-            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file)) {
+            try (FileChannel channel = FileChannel.open(file)) {
                 int n;
                 while ((n = channel.read(chunk.clear())) >= 0) {
                     bytes += n;

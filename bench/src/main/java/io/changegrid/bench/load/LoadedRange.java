@@ -52,7 +52,7 @@ public record LoadedRange(
             report(load);
             BinlogPosition to = source.masterPosition();
             source.settle();
-            source.releaseRowCache();
+            source.cacheBinlog();
             return new LoadedRange(from, to, load, tables);
         }
     }
