@@ -80,6 +80,9 @@ final class ServerRawCopy {
         Process process = builder.start();
         boolean exited = process.waitFor(30, TimeUnit.MINUTES);
         double seconds = (System.nanoTime() - started) / 1e9;
+        if (!exited) {
+            process.destroyForcibly().waitFor(); // so that it writes no file after the clean-up
+        }
         // Links only, unless a binlog file appeared after the listing: the client wrote that one.
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
             for (Path file : files) {
@@ -91,7 +94,6 @@ final class ServerRawCopy {
         }
         Files.delete(dir);
         if (!exited) {
-            process.destroyForcibly();
             throw new IllegalStateException("mariadb-binlog did not finish in 30 min: log=" + log);
         }
         if (process.exitValue() != 0 || bytes == 0) {
