@@ -290,17 +290,12 @@ public final class BenchSource implements AutoCloseable {
             rows.next();
             base = Path.of(rows.getString(1));
         }
-        List<Path> files = new ArrayList<>();
-        try (ResultSet rows = statement.executeQuery("SHOW BINARY LOGS")) {
-            while (rows.next()) {
-                files.add(base.resolveSibling(rows.getString(1)));
-            }
-        }
         long start = System.nanoTime();
         OptionalLong diskBefore = DiskReads.bytes();
         long bytes = 0;
         ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
-        for (Path file : files) {
+        for (BinlogFile binlog : binlogFiles(statement)) {
+            Path file = base.resolveSibling(binlog.name());
             try (FileChannel channel = FileChannel.open(file)) {
                 int n;
                 while ((n = channel.read(chunk.clear())) >= 0) {
@@ -317,6 +312,32 @@ public final class BenchSource implements AutoCloseable {
                 bytes,
                 (System.nanoTime() - start) / 1e9,
                 Math.max(0, DiskReads.megabytesBetween(diskBefore, DiskReads.bytes())));
+    }
+
+    /**
+     * A binlog file as the source lists it.
+     *
+     * @param name the file's name, without directory
+     * @param size its length in bytes
+     */
+    public record BinlogFile(String name, long size) {}
+
+    /** The source's binlog files, oldest first ({@code SHOW BINARY LOGS}). */
+    public List<BinlogFile> binlogFiles() throws SQLException {
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement()) {
+            return binlogFiles(statement);
+        }
+    }
+
+    private static List<BinlogFile> binlogFiles(Statement statement) throws SQLException {
+        List<BinlogFile> files = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery("SHOW BINARY LOGS")) {
+            while (rows.next()) {
+                files.add(new BinlogFile(rows.getString(1), rows.getLong(2)));
+            }
+        }
+        return files;
     }
 
     private static long bufferPoolBytes(Statement statement) throws SQLException {

@@ -1,15 +1,13 @@
 package io.changegrid.bench.stage1;
 
 import io.changegrid.bench.harness.BenchSource;
+import io.changegrid.bench.harness.BenchSource.BinlogFile;
 import io.changegrid.fetchers.mysql.BinlogPosition;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -110,21 +108,13 @@ final class ServerRawCopy {
         return new Result(bytes, seconds);
     }
 
-    /** A binlog file as {@code SHOW BINARY LOGS} lists it. */
-    private record BinlogFile(String name, long size) {}
-
     /** The source's binlog files from {@code from}'s on, in order. */
     private static List<BinlogFile> filesFrom(BenchSource source, BinlogPosition from)
             throws SQLException {
         List<BinlogFile> files = new ArrayList<>();
-        try (Connection connection = source.connect();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SHOW BINARY LOGS")) {
-            while (rows.next()) {
-                String name = rows.getString(1);
-                if (name.equals(from.file()) || !files.isEmpty()) {
-                    files.add(new BinlogFile(name, rows.getLong(2)));
-                }
+        for (BinlogFile file : source.binlogFiles()) {
+            if (file.name().equals(from.file()) || !files.isEmpty()) {
+                files.add(file);
             }
         }
         if (files.isEmpty()) {
