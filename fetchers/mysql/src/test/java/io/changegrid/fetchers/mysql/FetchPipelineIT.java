@@ -2,11 +2,14 @@ package io.changegrid.fetchers.mysql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changegrid.config.YamlConfigFile;
 import io.changegrid.policy.capture.CapturePlan;
 import io.changegrid.policy.capture.TableFilter;
+import io.changegrid.policy.config.PolicyConfig;
 import io.changegrid.testkit.MariaDbExtension;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a seeded workload writes many more rows events than the pipeline's ring of row buffers holds
  * (rows of very different sizes, so a buffer reused too early would show), in tables that are
  * captured, one that is not (its rows are left unread by name on the client's thread), a DDL in the
- * middle and a table whose TIME column the library decodes.
+ * middle and a table whose TIME column the library decodes; and the same with policies that filter,
+ * mask and add columns.
  */
 class FetchPipelineIT {
 
@@ -36,14 +40,23 @@ class FetchPipelineIT {
 
     @BeforeAll
     static void createSchema() throws Exception {
+        createTables("pipe");
+        createTables("policed");
+    }
+
+    private static void createTables(String database) throws Exception {
         MARIADB.server()
                 .execute(
-                        "CREATE DATABASE pipe",
-                        "CREATE TABLE pipe.wide (id INT PRIMARY KEY, v VARCHAR(4000),"
+                        "CREATE DATABASE " + database,
+                        "CREATE TABLE "
+                                + database
+                                + ".wide (id INT PRIMARY KEY, v VARCHAR(4000),"
                                 + " d DECIMAL(12,2), t DATETIME(3)) CHARACTER SET utf8mb4",
-                        "CREATE TABLE pipe.cells (id INT PRIMARY KEY, tm TIME, e ENUM('a','b'))",
-                        "CREATE TABLE pipe.ignored (id INT PRIMARY KEY, v TEXT)",
-                        "CREATE TABLE pipe.big (id INT PRIMARY KEY, v VARCHAR(2000))");
+                        "CREATE TABLE "
+                                + database
+                                + ".cells (id INT PRIMARY KEY, tm TIME, e ENUM('a','b'))",
+                        "CREATE TABLE " + database + ".ignored (id INT PRIMARY KEY, v TEXT)",
+                        "CREATE TABLE " + database + ".big (id INT PRIMARY KEY, v VARCHAR(2000))");
     }
 
     @Test
@@ -58,7 +71,7 @@ class FetchPipelineIT {
             awaitConnected(on);
             awaitConnected(off);
 
-            int rows = writeWorkload(new Random(SEED));
+            int rows = writeWorkload(new Random(SEED), "pipe");
 
             on.sink.awaitRowEvents(rows);
             off.sink.awaitRowEvents(rows);
@@ -80,6 +93,73 @@ class FetchPipelineIT {
             assertThat(on.fetcher.position()).isEqualTo(off.fetcher.position());
             assertThat(on.failure()).isNull();
             assertThat(off.failure()).isNull();
+        }
+    }
+
+    @Test
+    void shouldPublishTheSameFramesWithAndWithoutThePipelineWithPolicies(
+            @TempDir Path policedOn, @TempDir Path policedOff) throws Exception {
+        // Predicates, masks and added columns, on tables whose rows are read in place and one whose
+        // TIME column the library decodes, across the DDL in the middle of the workload.
+        TableFilter capture = TableFilter.of(List.of("policed.*"), List.of("policed.ignored"));
+        CapturePlan plan =
+                CapturePlan.of(
+                        PolicyConfig.parse(
+                                YamlConfigFile.parse(
+                                        """
+                                        policies:
+                                          - include: [policed.wide]
+                                            where: "d < 500000 AND v IS NOT NULL"
+                                            transform:
+                                              mask: {v: {hash: {salt: s}}}
+                                              add: {src_db: {source: database}, at: {source: scn}}
+                                          - include: [policed.cells]
+                                            where: "e = 'b'"
+                                            transform:
+                                              mask: {tm: {fixed: '#'}}
+                                        """,
+                                        "test")),
+                        CapturePlan.ALL_PARTITIONS,
+                        "capture.partition");
+        try (RunningFetcher on =
+                        RunningFetcher.startAsGiven(
+                                config(capture, plan, 9_203, true), policedOn, null);
+                RunningFetcher off =
+                        RunningFetcher.startAsGiven(
+                                config(capture, plan, 9_204, false), policedOff, null)) {
+            // The frames carry the policies' output schemas.
+            on.sink.decodeWith(on.fetcher.publishedSchemas());
+            off.sink.decodeWith(off.fetcher.publishedSchemas());
+            awaitConnected(on);
+            awaitConnected(off);
+
+            writeWorkload(new Random(SEED + 1), "policed");
+            BinlogPosition end = binlogEnd();
+
+            for (RunningFetcher running : List.of(on, off)) {
+                Awaitility.await()
+                        .atMost(Duration.ofSeconds(60))
+                        .until(
+                                () ->
+                                        end.equals(
+                                                        ResumePosition.parse(
+                                                                        running.fetcher
+                                                                                .position()
+                                                                                .resumePosition())
+                                                                .position())
+                                                || running.failure() != null);
+            }
+            assertThat(on.failure()).isNull();
+            assertThat(off.failure()).isNull();
+            List<byte[]> expected = off.sink.transactionFrames();
+            List<byte[]> got = on.sink.transactionFrames();
+            assertThat(expected.size()).as("transactions published").isGreaterThan(40);
+            assertThat(got).as("transactions, seed=" + (SEED + 1)).hasSameSizeAs(expected);
+            for (int i = 0; i < expected.size(); i++) {
+                assertThat(got.get(i))
+                        .as("transaction " + i + ", seed=" + (SEED + 1))
+                        .isEqualTo(expected.get(i));
+            }
         }
     }
 
@@ -117,21 +197,26 @@ class FetchPipelineIT {
         }
     }
 
-    /** Writes the workload; returns the row events the captured tables get. */
-    private static int writeWorkload(Random random) throws Exception {
+    /**
+     * Writes the workload into {@code database}; returns the row events its captured tables get.
+     */
+    private static int writeWorkload(Random random, String database) throws Exception {
         int captured = 0;
         try (Connection connection = MARIADB.server().connect();
                 Statement statement = connection.createStatement()) {
             int nextId = 1;
             for (int transaction = 0; transaction < 60; transaction++) {
                 if (transaction == 30) {
-                    statement.execute("ALTER TABLE pipe.wide ADD COLUMN extra INT NULL");
+                    statement.execute(
+                            "ALTER TABLE " + database + ".wide ADD COLUMN extra INT NULL");
                 }
                 connection.setAutoCommit(false);
                 int count = 1 + random.nextInt(40);
                 StringBuilder wide =
-                        new StringBuilder("INSERT INTO pipe.wide (id, v, d, t) VALUES ");
-                StringBuilder ignored = new StringBuilder("INSERT INTO pipe.ignored VALUES ");
+                        new StringBuilder(
+                                "INSERT INTO " + database + ".wide (id, v, d, t) VALUES ");
+                StringBuilder ignored =
+                        new StringBuilder("INSERT INTO " + database + ".ignored VALUES ");
                 for (int i = 0; i < count; i++) {
                     int id = nextId++;
                     String sep = i == 0 ? "" : ",";
@@ -157,7 +242,9 @@ class FetchPipelineIT {
                 statement.execute(wide.toString());
                 statement.execute(ignored.toString());
                 statement.execute(
-                        "INSERT INTO pipe.cells VALUES ("
+                        "INSERT INTO "
+                                + database
+                                + ".cells VALUES ("
                                 + transaction
                                 + ", '"
                                 + random.nextInt(838)
@@ -167,11 +254,16 @@ class FetchPipelineIT {
                     // One UPDATE and one DELETE statement over many rows: multi-row events.
                     int changed =
                             statement.executeUpdate(
-                                    "UPDATE pipe.wide SET v = CONCAT(v, 'x') WHERE id % 3 = "
+                                    "UPDATE "
+                                            + database
+                                            + ".wide SET v = CONCAT(v, 'x') WHERE id % 3 = "
                                             + random.nextInt(3));
                     int deleted =
                             statement.executeUpdate(
-                                    "DELETE FROM pipe.wide WHERE id % 17 = " + random.nextInt(17));
+                                    "DELETE FROM "
+                                            + database
+                                            + ".wide WHERE id % 17 = "
+                                            + random.nextInt(17));
                     captured += changed + deleted;
                 }
                 connection.commit();
@@ -181,7 +273,21 @@ class FetchPipelineIT {
         return captured;
     }
 
+    private static BinlogPosition binlogEnd() throws Exception {
+        try (Connection connection = MARIADB.server().connect();
+                Statement statement = connection.createStatement();
+                ResultSet status = statement.executeQuery("SHOW MASTER STATUS")) {
+            assertThat(status.next()).as("the server writes a binlog").isTrue();
+            return new BinlogPosition(status.getString(1), status.getLong(2));
+        }
+    }
+
     private static BinlogFetcherConfig config(TableFilter capture, int serverId, boolean pipeline) {
+        return config(capture, CapturePlan.everything(), serverId, pipeline);
+    }
+
+    private static BinlogFetcherConfig config(
+            TableFilter capture, CapturePlan plan, int serverId, boolean pipeline) {
         BinlogFetcherConfig base =
                 RunningFetcher.config(
                         MARIADB.server(), capture, new StartPosition.Current(), 64 << 20);
@@ -193,7 +299,7 @@ class FetchPipelineIT {
                         serverId,
                         base.sourceId(),
                         capture,
-                        CapturePlan.everything(),
+                        plan,
                         base.start(),
                         base.heartbeatInterval(),
                         base.connectTimeout(),
