@@ -85,7 +85,7 @@ final class RowImageCodec {
                 out.orByteAt(bitmapAt + (i >>> 3), 1 << (i & 7));
             } else {
                 int at = out.position();
-                values.column(schema, schema.column(column));
+                values.column(schema, column);
                 images.write(values, after, column);
                 if (out.position() == at) {
                     throw new IllegalStateException(

@@ -62,7 +62,7 @@ class RowImagesTest {
         TableSchema schema =
                 new SchemaRegistry()
                         .register("db", "t", List.of(Column.of("d", ValueType.DECIMAL)), List.of());
-        writer.column(schema, schema.column(0));
+        writer.column(schema, 0);
         long[] edges = {
             0,
             1,

@@ -28,8 +28,14 @@ final class TransformedRow implements RowImages {
             int sourceId,
             long scn,
             long commitTimeMicros) {
-        this.transformer = transformer;
-        this.source = source;
+        // Stored only when they change: the same route reads row after row, and a reference store
+        // into this long-lived view pays G1's card-marking fence (see RowImageWriter#column).
+        if (this.transformer != transformer) {
+            this.transformer = transformer;
+        }
+        if (this.source != source) {
+            this.source = source;
+        }
         int columns = transformer.outputSchema().columnCount();
         if (computedBefore.length < columns) {
             computedBefore = new Object[columns];

@@ -134,14 +134,24 @@ final class RowTranscoder implements SourceRow {
      * @throws IllegalArgumentException naming table and column if the image runs past the event
      */
     int readBefore(BinlogRows event, int at) {
-        rows = event;
+        take(event);
         return scan(event.bytes(), at, event.length(), beforeAt);
     }
 
     /** Reads the row image at {@code at} as the after image; see {@link #readBefore}. */
     int readAfter(BinlogRows event, int at) {
-        rows = event;
+        take(event);
         return scan(event.bytes(), at, event.length(), afterAt);
+    }
+
+    /**
+     * Reads from {@code event} from now on. Stored only when it changes (a rows event holds many
+     * images): a reference store into this long-lived transcoder pays G1's card-marking fence.
+     */
+    private void take(BinlogRows event) {
+        if (rows != event) {
+            rows = event;
+        }
     }
 
     @Override
