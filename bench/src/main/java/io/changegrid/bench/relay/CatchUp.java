@@ -10,6 +10,8 @@ package io.changegrid.bench.relay;
  *     on Linux, comparable with the consumers' times)
  * @param doneNanos when the last relay had read the whole range
  * @param cpuSeconds CPU the relays used within their own windows, together
+ * @param jitCpuSeconds the part of {@code cpuSeconds} the relays' JIT compiler threads used (-1:
+ *     unknown); a relay starts cold, and in a short window compiling is a large part of its CPU
  * @param heapMax the most heap any one relay used
  * @param lastScn the highest SCN published, for consumers to know the end
  * @param machineCores cores the whole machine kept busy in the window (-1: unknown)
@@ -27,6 +29,7 @@ public record CatchUp(
         long firstNanos,
         long doneNanos,
         double cpuSeconds,
+        double jitCpuSeconds,
         long heapMax,
         long lastScn,
         double machineCores,

@@ -36,6 +36,7 @@ public final class RelayFleet implements AutoCloseable {
     private long releasedNanos;
     private final CpuMeter machine = new CpuMeter();
     private double[] cpuAtRelease;
+    private double[] jitAtRelease;
 
     private RelayFleet(RelaySource source) {
         this.source = source;
@@ -145,6 +146,7 @@ public final class RelayFleet implements AutoCloseable {
             }
         }
         cpuAtRelease = relays.stream().mapToDouble(RelayProcess::cpuSeconds).toArray();
+        jitAtRelease = relays.stream().mapToDouble(RelayProcess::jitCpuSeconds).toArray();
         machine.start();
         releasedNanos = System.nanoTime();
         for (RelayProcess relay : relays) {
@@ -191,13 +193,17 @@ public final class RelayFleet implements AutoCloseable {
         long[] done = new long[n];
         long[] previousPoll = new long[n];
         double[] previousCpu = new double[n];
+        double[] previousJit = new double[n];
         java.util.Arrays.fill(previousPoll, System.nanoTime());
         double[] cpuFirst = new double[n];
+        double[] jitFirst = new double[n];
         if (releasedNanos != 0) {
             java.util.Arrays.fill(first, releasedNanos);
             cpuFirst = cpuAtRelease.clone();
+            jitFirst = jitAtRelease.clone();
         }
         double[] cpuDone = new double[n];
+        double[] jitDone = new double[n];
         double[] events = new double[n];
         double[] bytes = new double[n];
         long[] transactions = new long[n];
@@ -237,23 +243,28 @@ public final class RelayFleet implements AutoCloseable {
                 boolean atEnd = source.scnOf(fetch.get("position").asText()) >= endScn;
                 if (first[i] == 0) {
                     double cpu = relay.cpuSeconds();
+                    double jit = relay.jitCpuSeconds();
                     if (published && atEnd) { // the whole range between two polls
                         first[i] = previousPoll[i];
                         cpuFirst[i] = previousCpu[i];
+                        jitFirst[i] = previousJit[i];
                     } else if (published) {
                         first[i] = now;
                         cpuFirst[i] = cpu;
+                        jitFirst[i] = jit;
                         if (!machine.started()) {
                             machine.start();
                         }
                     } else {
                         previousPoll[i] = now;
                         previousCpu[i] = cpu;
+                        previousJit[i] = jit;
                     }
                 }
                 if (atEnd) {
                     done[i] = now;
                     cpuDone[i] = relay.cpuSeconds();
+                    jitDone[i] = relay.jitCpuSeconds();
                     lastScn = Math.max(lastScn, fetch.path("lastPublishedScn").asLong(-1));
                     finished++;
                     readMetrics = true;
@@ -294,11 +305,13 @@ public final class RelayFleet implements AutoCloseable {
         }
         progress.end();
         double cpu = 0;
+        double jit = 0;
         long firstNanos = Long.MAX_VALUE;
         long lastFirstNanos = 0;
         long doneNanos = 0;
         for (int i = 0; i < n; i++) {
             cpu += cpuDone[i] - cpuFirst[i];
+            jit += jitDone[i] - jitFirst[i];
             firstNanos = Math.min(firstNanos, first[i]);
             lastFirstNanos = Math.max(lastFirstNanos, first[i]);
             doneNanos = Math.max(doneNanos, done[i]);
@@ -309,6 +322,7 @@ public final class RelayFleet implements AutoCloseable {
                 firstNanos,
                 doneNanos,
                 cpu,
+                Double.isNaN(jit) ? -1 : jit,
                 heapMax,
                 lastScn,
                 machine.started() ? machine.machineCores() : -1,

@@ -3,6 +3,7 @@ package io.changegrid.bench.relay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.changegrid.bench.harness.BenchJvm;
+import io.changegrid.bench.harness.JitCpu;
 import io.changegrid.bench.harness.ResultFile;
 import io.changegrid.gridkit.process.JavaProcess;
 import io.changegrid.protocol.RelayApi;
@@ -162,6 +163,11 @@ public final class RelayProcess implements AutoCloseable {
     /** CPU seconds the process has used so far. */
     public double cpuSeconds() {
         return JavaProcess.cpuSeconds(process.toHandle());
+    }
+
+    /** CPU seconds of the relay's JIT compiler threads so far, or NaN where not known. */
+    public double jitCpuSeconds() {
+        return JitCpu.seconds(process.pid()).orElse(Double.NaN);
     }
 
     @Override

@@ -227,7 +227,7 @@ public final class Stage1Command implements Callable<Integer> {
         for (ObjectNode line : lines) {
             System.out.printf(
                     Locale.ROOT,
-                    "%-34s %9.1f MB/s   server %9.1f MB/s   ratio to server %.3f%s%s%n",
+                    "%-34s %9.1f MB/s   server %9.1f MB/s   ratio to server %.3f%s%s%s%n",
                     line.get("configuration").asText(),
                     line.path("binlogMbPerSec").asDouble(),
                     line.path("serverBinlogMbPerSec").asDouble(),
@@ -243,6 +243,13 @@ public final class Stage1Command implements Callable<Integer> {
                                     Locale.ROOT,
                                     "   read from disk %,.0f MB",
                                     line.get("diskReadMb").asDouble())
+                            : "",
+                    line.has("jitCpuSeconds")
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "   JIT %.2f of %.2f CPU s",
+                                    line.get("jitCpuSeconds").asDouble(),
+                                    line.path("cpu").asDouble() * line.path("seconds").asDouble())
                             : "");
         }
     }
@@ -336,6 +343,17 @@ public final class Stage1Command implements Callable<Integer> {
                             2));
         }
         putDiskReads(line, diskBefore, diskAfter);
+        if (catchUp.jitCpuSeconds() >= 0) {
+            // Compiling is part of a cold relay's window; without it, what the work cost.
+            line.put("jitCpuSeconds", ResultFile.round(catchUp.jitCpuSeconds(), 2));
+            line.put(
+                    "cpuMicrosPerEventWithoutJit",
+                    ResultFile.round(
+                            (catchUp.cpuSeconds() - catchUp.jitCpuSeconds())
+                                    * 1e6
+                                    / Math.max(1, catchUp.events()),
+                            3));
+        }
         if (warning != null) {
             line.put("warning", warning);
         }
