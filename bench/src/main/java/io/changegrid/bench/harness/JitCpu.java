@@ -68,12 +68,4 @@ public final class JitCpu {
         }
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
-
-    /** The seconds between two readings, or -1 when either is missing. */
-    public static double secondsBetween(OptionalDouble before, OptionalDouble after) {
-        if (before.isEmpty() || after.isEmpty()) {
-            return -1;
-        }
-        return after.getAsDouble() - before.getAsDouble();
-    }
 }
