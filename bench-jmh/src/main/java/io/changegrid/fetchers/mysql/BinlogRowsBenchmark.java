@@ -195,6 +195,23 @@ public class BinlogRowsBenchmark {
         return writer.length();
     }
 
+    /**
+     * The policy chain on updates in place: both images masked, the masked column unchanged by the
+     * update (the row's name), as most updates leave it.
+     */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public int updateChainInPlace() {
+        writer.open(1, 1, "0-1-1");
+        for (int at = 0; at < updates.length(); ) {
+            at = transcoder.readBefore(updates, at);
+            at = transcoder.readAfter(updates, at);
+            writer.appendRow(chain, Operation.UPDATE, transcoder);
+        }
+        writer.end();
+        return writer.length();
+    }
+
     /** The policy chain through whole images as values, as before issue 22. */
     @Benchmark
     @OperationsPerInvocation(ROWS)

@@ -3,6 +3,7 @@ package io.changegrid.policy.capture;
 import io.changegrid.events.frame.RowImageWriter;
 import io.changegrid.events.frame.RowImages;
 import io.changegrid.policy.transform.RowTransformer;
+import java.util.Objects;
 
 /**
  * The images of a source row change as a transform publishes them, without building them: an output
@@ -18,6 +19,9 @@ final class TransformedRow implements RowImages {
     private SourceRow source;
     private Object[] computedBefore = new Object[16];
     private Object[] computedAfter = new Object[16];
+
+    /** The before image's source values of the masked columns, by output column. */
+    private Object[] maskedBefore = new Object[16];
 
     /** Points this view at one row change; computes its masked and added columns. */
     TransformedRow wrap(
@@ -40,22 +44,42 @@ final class TransformedRow implements RowImages {
         if (computedBefore.length < columns) {
             computedBefore = new Object[columns];
             computedAfter = new Object[columns];
+            maskedBefore = new Object[columns];
         }
         if (hasBefore) {
-            compute(computedBefore, false, sourceId, scn, commitTimeMicros);
+            compute(computedBefore, false, false, sourceId, scn, commitTimeMicros);
         }
         if (hasAfter) {
-            compute(computedAfter, true, sourceId, scn, commitTimeMicros);
+            compute(computedAfter, true, hasBefore, sourceId, scn, commitTimeMicros);
         }
         return this;
     }
 
+    /**
+     * @param reuseBefore whether a masked value the update left unchanged takes the before image's
+     *     mask instead of being masked again: a mask is a function of the value alone, and a salted
+     *     hash costs more than the rest of the row's route (most updates leave a name or an email
+     *     as it was)
+     */
     private void compute(
-            Object[] computed, boolean after, int sourceId, long scn, long commitTimeMicros) {
+            Object[] computed,
+            boolean after,
+            boolean reuseBefore,
+            int sourceId,
+            long scn,
+            long commitTimeMicros) {
         int kept = transformer.keptColumns();
         for (int i = 0; i < kept; i++) {
             if (transformer.masks(i)) {
-                computed[i] = transformer.kept(i, source.value(after, transformer.sourceColumn(i)));
+                Object value = source.value(after, transformer.sourceColumn(i));
+                if (reuseBefore && Objects.deepEquals(value, maskedBefore[i])) {
+                    computed[i] = computedBefore[i];
+                } else {
+                    computed[i] = transformer.kept(i, value);
+                }
+                if (!after) {
+                    maskedBefore[i] = value;
+                }
             }
         }
         int columns = transformer.outputSchema().columnCount();

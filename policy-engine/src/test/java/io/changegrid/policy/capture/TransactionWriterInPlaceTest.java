@@ -96,6 +96,38 @@ class TransactionWriterInPlaceTest {
         assertThat(published).as("some rows pass, seed=" + seed).isGreaterThan(100);
     }
 
+    @Test
+    void shouldMaskAnUpdatesUnchangedValueOnceAndAChangedOneAgain() {
+        CaptureRouter router =
+                new CaptureRouter(
+                        TableFilter.of(List.of(), List.of()),
+                        CapturePlan.of(policies(CHAIN), CapturePlan.ALL_PARTITIONS, "p"),
+                        source);
+        TableRoute route = router.route(users);
+        Object[] before = {1L, 5L, "ssn-1", "ann", null, "note", 1.5};
+        Object[][] afters = {
+            {1L, 5L, "ssn-1", "ann", null, "note", 2.5}, // masked columns unchanged
+            {1L, 5L, "ssn-2", "ann", null, null, 2.5}, // both changed, one to NULL
+            {1L, 5L, "ssn-1", "ann", null, "note", 2.5} // unchanged again after a change
+        };
+        TransactionWriter fromValues = new TransactionWriter(4, 1024);
+        TransactionWriter inPlace = new TransactionWriter(4, 1024);
+        ArraySourceRow row = new ArraySourceRow();
+        fromValues.open(7, 70, "0-1-7");
+        inPlace.open(7, 70, "0-1-7");
+        for (Object[] after : afters) {
+            row.before = before;
+            row.after = after;
+            assertThat(fromValues.appendRow(route, Operation.UPDATE, before.clone(), after.clone()))
+                    .isTrue();
+            assertThat(inPlace.appendRow(route, Operation.UPDATE, row)).isTrue();
+        }
+        fromValues.end();
+        inPlace.end();
+
+        assertThat(bytes(inPlace)).isEqualTo(bytes(fromValues));
+    }
+
     private static Object[] randomRow(Random random) {
         return new Object[] {
             (long) random.nextInt(1000),
