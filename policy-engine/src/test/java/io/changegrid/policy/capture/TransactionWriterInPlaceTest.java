@@ -51,12 +51,7 @@ class TransactionWriterInPlaceTest {
     void shouldWriteTheSameFramesInPlaceAsFromValuesWhenThePolicyFiltersAndTransforms() {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        CaptureRouter router =
-                new CaptureRouter(
-                        TableFilter.of(List.of(), List.of()),
-                        CapturePlan.of(policies(CHAIN), CapturePlan.ALL_PARTITIONS, "p"),
-                        source);
-        TableRoute route = router.route(users);
+        TableRoute route = chainRoute();
         assertThat(route.readsInPlace()).isTrue();
         assertThat(route.passesEverything()).isFalse();
         TransactionWriter fromValues = new TransactionWriter(4, 1024);
@@ -98,12 +93,7 @@ class TransactionWriterInPlaceTest {
 
     @Test
     void shouldMaskAnUpdatesUnchangedValueOnceAndAChangedOneAgain() {
-        CaptureRouter router =
-                new CaptureRouter(
-                        TableFilter.of(List.of(), List.of()),
-                        CapturePlan.of(policies(CHAIN), CapturePlan.ALL_PARTITIONS, "p"),
-                        source);
-        TableRoute route = router.route(users);
+        TableRoute route = chainRoute();
         Object[] before = {1L, 5L, "ssn-1", "ann", null, "note", 1.5};
         Object[][] afters = {
             {1L, 5L, "ssn-1", "ann", null, "note", 2.5}, // masked columns unchanged
@@ -126,6 +116,14 @@ class TransactionWriterInPlaceTest {
         inPlace.end();
 
         assertThat(bytes(inPlace)).isEqualTo(bytes(fromValues));
+    }
+
+    private TableRoute chainRoute() {
+        return new CaptureRouter(
+                        TableFilter.of(List.of(), List.of()),
+                        CapturePlan.of(policies(CHAIN), CapturePlan.ALL_PARTITIONS, "p"),
+                        source)
+                .route(users);
     }
 
     private static Object[] randomRow(Random random) {
