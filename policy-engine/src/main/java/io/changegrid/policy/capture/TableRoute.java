@@ -86,7 +86,8 @@ public final class TableRoute {
     /**
      * Whether the policy's predicate selects a row change read in place, reading only the columns
      * the predicate names into {@code before} and {@code after} (at least the source's column count
-     * long; their other entries are left as they were).
+     * long; their other entries are left as they were), and of those it only tests for NULL, not
+     * their values.
      */
     public boolean selects(Operation op, SourceRow row, Object[] before, Object[] after) {
         if (filter == RowFilter.ALL) {
@@ -96,14 +97,20 @@ public final class TableRoute {
         boolean hasAfter = op != Operation.DELETE;
         for (int i = 0, n = filter.columnsRead(); i < n; i++) {
             int column = filter.column(i);
+            boolean value = filter.readsValue(i);
             if (hasBefore) {
-                before[column] = row.value(false, column);
+                before[column] = value ? row.value(false, column) : present(row, false, column);
             }
             if (hasAfter) {
-                after[column] = row.value(true, column);
+                after[column] = value ? row.value(true, column) : present(row, true, column);
             }
         }
         return filter.test(op, hasBefore ? before : null, hasAfter ? after : null);
+    }
+
+    /** Stands for a value the predicate only tests for NULL: NULL, or any object but NULL. */
+    private static Object present(SourceRow row, boolean after, int column) {
+        return row.isNull(after, column) ? null : Boolean.TRUE;
     }
 
     /** The transform, or null when the route publishes the source's images unchanged. */

@@ -21,7 +21,7 @@ public final class RowFilter {
 
     /** Selects every row. */
     public static final RowFilter ALL =
-            new RowFilter((op, before, after) -> Truth.TRUE, new int[0]);
+            new RowFilter((op, before, after) -> Truth.TRUE, new int[0], new boolean[0]);
 
     /** One compiled node of the predicate tree. */
     @FunctionalInterface
@@ -32,9 +32,13 @@ public final class RowFilter {
     private final Node root;
     private final int[] columns;
 
-    private RowFilter(Node root, int[] columns) {
+    /** Per entry of {@link #columns}: whether its value is read, not only whether it is NULL. */
+    private final boolean[] valuesRead;
+
+    private RowFilter(Node root, int[] columns, boolean[] valuesRead) {
         this.root = root;
         this.columns = columns;
+        this.valuesRead = valuesRead;
     }
 
     /**
@@ -47,13 +51,19 @@ public final class RowFilter {
             Predicate predicate, TableSchema schema, Consumer<String> problems) {
         Compiler compiler = new Compiler(schema, problems);
         Node root = compiler.node(predicate);
-        return new RowFilter(root, compiler.columns.stream().mapToInt(Integer::intValue).toArray());
+        int[] columns = compiler.columns.stream().mapToInt(Integer::intValue).toArray();
+        boolean[] valuesRead = new boolean[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            valuesRead[i] = compiler.valueColumns.contains(columns[i]);
+        }
+        return new RowFilter(root, columns, valuesRead);
     }
 
     /**
      * How many columns the predicate reads: a row's images need only the values of {@link
-     * #column(int)} {@code 0..columnsRead()-1} for {@link #test}; their other entries may be
-     * anything.
+     * #column(int)} {@code 0..columnsRead()-1} for {@link #test} (of those whose {@linkplain
+     * #readsValue value is not read}, any non-null object stands for a value); their other entries
+     * may be anything.
      */
     public int columnsRead() {
         return columns.length;
@@ -62,6 +72,14 @@ public final class RowFilter {
     /** The index of the {@code i}-th column the predicate reads, ascending. */
     public int column(int i) {
         return columns[i];
+    }
+
+    /**
+     * Whether the predicate reads the {@code i}-th column's value, and not only whether it is NULL
+     * ({@code IS [NOT] NULL} alone): a source reading in place need not decode or copy it then.
+     */
+    public boolean readsValue(int i) {
+        return valuesRead[i];
     }
 
     /** Whether the row change is selected: the predicate is TRUE for its images. */
@@ -88,6 +106,9 @@ public final class RowFilter {
         private final Consumer<String> problems;
         private final java.util.SortedSet<Integer> columns = new java.util.TreeSet<>();
 
+        /** The columns whose values are read, not only tested for NULL. */
+        private final java.util.Set<Integer> valueColumns = new java.util.HashSet<>();
+
         Compiler(TableSchema schema, Consumer<String> problems) {
             this.schema = schema;
             this.problems = problems;
@@ -110,7 +131,7 @@ public final class RowFilter {
             }
             if (predicate instanceof Predicate.IsNull) {
                 Predicate.IsNull isNull = (Predicate.IsNull) predicate;
-                Reader column = reader(isNull.column());
+                Reader column = raw(isNull.column()); // NULL or not: text need not be decoded
                 boolean negated = isNull.negated();
                 return (op, b, a) -> Truth.of((column.read(op, b, a) == null) != negated);
             }
@@ -207,7 +228,23 @@ public final class RowFilter {
             }
         }
 
+        /** Reads a column's value, text decoded. */
         private Reader reader(ColumnRef ref) {
+            Reader raw = raw(ref);
+            int index = schema.indexOf(ref.column());
+            if (index < 0) {
+                return raw;
+            }
+            valueColumns.add(index);
+            ValueType type = schema.column(index).type();
+            // Text may arrive as the source's UTF-8 bytes (see TextValues): predicates see text.
+            return TextValues.isText(type)
+                    ? (op, b, a) -> TextValues.decoded(type, raw.read(op, b, a))
+                    : raw;
+        }
+
+        /** Reads a column's entry as the image holds it: enough to tell NULL. */
+        private Reader raw(ColumnRef ref) {
             int index = schema.indexOf(ref.column());
             if (index < 0) {
                 problems.accept(
@@ -219,19 +256,13 @@ public final class RowFilter {
             }
             columns.add(index);
             Image image = ref.image();
-            Reader raw =
-                    (op, b, a) -> {
-                        Object[] row =
-                                image == Image.BEFORE
-                                        ? b
-                                        : image == Image.AFTER ? a : op == Operation.DELETE ? b : a;
-                        return row == null ? null : row[index];
-                    };
-            ValueType type = schema.column(index).type();
-            // Text may arrive as the source's UTF-8 bytes (see TextValues): predicates see text.
-            return TextValues.isText(type)
-                    ? (op, b, a) -> TextValues.decoded(type, raw.read(op, b, a))
-                    : raw;
+            return (op, b, a) -> {
+                Object[] row =
+                        image == Image.BEFORE
+                                ? b
+                                : image == Image.AFTER ? a : op == Operation.DELETE ? b : a;
+                return row == null ? null : row[index];
+            };
         }
     }
 

@@ -60,6 +60,26 @@ class RowFilterTest {
     }
 
     @Test
+    void shouldSayWhichColumnsItOnlyTestsForNull() {
+        RowFilter filter =
+                filter("name IS NOT NULL AND total > 10 AND (day IS NULL OR day = '2024-02-29')");
+
+        assertThat(filter.columnsRead()).isEqualTo(3);
+        assertThat(filter.column(0)).isEqualTo(2); // total
+        assertThat(filter.readsValue(0)).isTrue();
+        assertThat(filter.column(1)).isEqualTo(3); // name: only whether it is NULL
+        assertThat(filter.readsValue(1)).isFalse();
+        assertThat(filter.column(2)).isEqualTo(4); // day: tested for NULL and compared
+        assertThat(filter.readsValue(2)).isTrue();
+        // Any non-null object stands for a value only tested for NULL.
+        Object[] standIn = ROW.clone();
+        standIn[3] = Boolean.TRUE;
+        assertThat(filter.test(Operation.INSERT, null, standIn)).isTrue();
+        standIn[3] = null;
+        assertThat(filter.test(Operation.INSERT, null, standIn)).isFalse();
+    }
+
+    @Test
     void shouldCompareNumbersByValueWhenTypesAndScalesDiffer() {
         assertThat(insert("total = 10.5", ROW)).isTrue();
         assertThat(insert("total = 10.500", ROW)).isTrue();
