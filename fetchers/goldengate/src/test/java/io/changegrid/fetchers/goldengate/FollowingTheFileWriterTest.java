@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -177,26 +178,24 @@ class FollowingTheFileWriterTest {
             awaitRow(running, lastId);
             return;
         }
-        Awaitility.await()
-                .atMost(Duration.ofSeconds(60))
-                .pollInterval(10, TimeUnit.MILLISECONDS)
-                .until(
-                        () -> {
-                            assertThat(running.failure()).isNull();
-                            return running.sink.all().stream()
-                                    .anyMatch(CollectingSink.Published::isHeartbeat);
-                        });
+        awaitSink(
+                running,
+                sink -> sink.all().stream().anyMatch(CollectingSink.Published::isHeartbeat));
     }
 
     private static void awaitRow(RunningFetcher running, long id) {
+        awaitSink(running, sink -> sink.rowEvents().stream().anyMatch(e -> e.key()[0].equals(id)));
+    }
+
+    /** Waits until the fetcher's sink shows {@code done}, failing at once if the fetcher fails. */
+    private static void awaitSink(RunningFetcher running, Predicate<CollectingSink> done) {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(10, TimeUnit.MILLISECONDS)
                 .until(
                         () -> {
                             assertThat(running.failure()).isNull();
-                            return running.sink.rowEvents().stream()
-                                    .anyMatch(e -> e.key()[0].equals(id));
+                            return done.test(running.sink);
                         });
     }
 
