@@ -17,11 +17,23 @@ final class TransformedRow implements RowImages {
 
     private RowTransformer transformer;
     private SourceRow source;
+
+    /** The transformer's {@link RowTransformer#writtenFrom()}: one lookup per column written. */
+    private int[] writtenFrom;
+
     private Object[] computedBefore = new Object[16];
     private Object[] computedAfter = new Object[16];
 
     /** The before image's source values of the masked columns, by output column. */
     private Object[] maskedBefore = new Object[16];
+
+    /**
+     * The last mask computed per image and output column, which the next row's mask is written over
+     * (see {@link io.changegrid.policy.transform.Masking#maskUtf8(byte[], byte[])}).
+     */
+    private Object[] lastMaskBefore = new Object[16];
+
+    private Object[] lastMaskAfter = new Object[16];
 
     /** Points this view at one row change; computes its masked and added columns. */
     TransformedRow wrap(
@@ -36,15 +48,18 @@ final class TransformedRow implements RowImages {
         // into this long-lived view pays G1's card-marking fence (see RowImageWriter#column).
         if (this.transformer != transformer) {
             this.transformer = transformer;
+            this.writtenFrom = transformer.writtenFrom();
         }
         if (this.source != source) {
             this.source = source;
         }
-        int columns = transformer.outputSchema().columnCount();
+        int columns = writtenFrom.length;
         if (computedBefore.length < columns) {
             computedBefore = new Object[columns];
             computedAfter = new Object[columns];
             maskedBefore = new Object[columns];
+            lastMaskBefore = new Object[columns];
+            lastMaskAfter = new Object[columns];
         }
         if (hasBefore) {
             compute(computedBefore, false, false, sourceId, scn, commitTimeMicros);
@@ -68,44 +83,51 @@ final class TransformedRow implements RowImages {
             int sourceId,
             long scn,
             long commitTimeMicros) {
-        int kept = transformer.keptColumns();
-        for (int i = 0; i < kept; i++) {
-            if (transformer.masks(i)) {
-                Object value = source.value(after, transformer.sourceColumn(i));
-                if (reuseBefore && Objects.deepEquals(value, maskedBefore[i])) {
-                    computed[i] = computedBefore[i];
-                } else {
-                    computed[i] = transformer.kept(i, value);
-                }
-                if (!after) {
-                    maskedBefore[i] = value;
+        // Every reference is stored only when it changes, as in wrap: a hash is written over the
+        // last one, so row after row the arrays keep the same objects.
+        Object[] lastMask = after ? lastMaskAfter : lastMaskBefore;
+        for (int i : transformer.maskedOutputs()) {
+            Object value = source.value(after, transformer.sourceColumn(i));
+            Object mask;
+            if (reuseBefore && Objects.deepEquals(value, maskedBefore[i])) {
+                mask = computedBefore[i];
+            } else {
+                mask = transformer.kept(i, value, lastMask[i]);
+                if (mask != null && mask != lastMask[i]) {
+                    lastMask[i] = mask;
                 }
             }
+            if (computed[i] != mask) {
+                computed[i] = mask;
+            }
+            if (!after) {
+                maskedBefore[i] = value;
+            }
         }
-        int columns = transformer.outputSchema().columnCount();
-        for (int i = kept; i < columns; i++) {
-            computed[i] = transformer.added(i, !after, sourceId, scn, commitTimeMicros);
+        int columns = writtenFrom.length;
+        for (int i = transformer.keptColumns(); i < columns; i++) {
+            Object value = transformer.added(i, !after, sourceId, scn, commitTimeMicros);
+            if (computed[i] != value) {
+                computed[i] = value;
+            }
         }
     }
 
     @Override
     public boolean isNull(boolean after, int column) {
-        if (computed(column)) {
-            return (after ? computedAfter : computedBefore)[column] == null;
-        }
-        return source.isNull(after, transformer.sourceColumn(column));
+        int from = writtenFrom[column];
+        return from >= 0
+                ? source.isNull(after, from)
+                : (after ? computedAfter : computedBefore)[column] == null;
     }
 
     @Override
     public void write(RowImageWriter out, boolean after, int column) {
-        if (computed(column)) {
-            out.putValue((after ? computedAfter : computedBefore)[column]);
+        int from = writtenFrom[column];
+        if (from >= 0) {
+            source.write(out, after, from);
         } else {
-            source.write(out, after, transformer.sourceColumn(column));
+            out.putValue((after ? computedAfter : computedBefore)[column]);
         }
-    }
-
-    private boolean computed(int column) {
-        return column >= transformer.keptColumns() || transformer.masks(column);
     }
 }

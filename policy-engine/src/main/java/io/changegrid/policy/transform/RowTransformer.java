@@ -6,6 +6,7 @@ import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.TextValues;
 import io.changegrid.events.value.ValueType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,8 @@ public final class RowTransformer {
     private final boolean[] sourceText; // per kept output column: may hold UTF-8 bytes
     private final ColumnSource[] added;
     private final Object[] addedPerTable; // the value of a per-table added column, else null
+    private final int[] writtenFrom; // per output column: its source column, or -1 if computed
+    private final int[] maskedOutputs; // the kept output columns that are masked, in order
     private final boolean identity;
 
     private RowTransformer(
@@ -47,6 +50,22 @@ public final class RowTransformer {
         this.addedPerTable = new Object[added.length];
         for (int i = 0; i < added.length; i++) {
             addedPerTable[i] = added[i].perTable() ? added[i].value(source, 0, 0, 0) : null;
+        }
+        this.writtenFrom = new int[output.columnCount()];
+        Arrays.fill(writtenFrom, -1);
+        int masked = 0;
+        for (int i = 0; i < sourceIndex.length; i++) {
+            if (masking[i] == null) {
+                writtenFrom[i] = sourceIndex[i];
+            } else {
+                masked++;
+            }
+        }
+        this.maskedOutputs = new int[masked];
+        for (int i = 0, m = 0; i < sourceIndex.length; i++) {
+            if (masking[i] != null) {
+                maskedOutputs[m++] = i;
+            }
         }
         this.identity = output.equals(source);
     }
@@ -189,9 +208,18 @@ public final class RowTransformer {
         return sourceIndex[output];
     }
 
-    /** Whether kept output column {@code output} is masked, so its value is computed. */
-    public boolean masks(int output) {
-        return masking[output] != null;
+    /**
+     * Per output column, the source column it is written from unchanged, or -1 where its value is
+     * computed (masked or added): a writer reading rows in place decides each column with one
+     * lookup. Shared, not copied: callers must not modify it.
+     */
+    public int[] writtenFrom() {
+        return writtenFrom;
+    }
+
+    /** The kept output columns that are masked, in order. Shared: callers must not modify it. */
+    public int[] maskedOutputs() {
+        return maskedOutputs;
     }
 
     /**
@@ -199,11 +227,20 @@ public final class RowTransformer {
      * else the value itself; as {@link #row} writes it.
      */
     public Object kept(int output, Object value) {
+        return kept(output, value, null);
+    }
+
+    /**
+     * {@link #kept(int, Object)}, a text mask written over {@code previous} where the masking can
+     * (see {@link Masking#maskUtf8(byte[], byte[])}): {@code previous} is what this returned for
+     * the column's last value, or null.
+     */
+    public Object kept(int output, Object value, Object previous) {
         if (value == null || masking[output] == null) {
             return value;
         }
         return sourceText[output] && value instanceof byte[] utf8
-                ? masking[output].maskUtf8(utf8)
+                ? masking[output].maskUtf8(utf8, previous instanceof byte[] b ? b : null)
                 : masking[output].mask(value);
     }
 

@@ -9,6 +9,7 @@ import io.changegrid.events.schema.Column;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.ValueType;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -142,14 +143,18 @@ class TransactionWriterInPlaceTest {
         return Arrays.copyOf(writer.frames().array(), writer.length());
     }
 
-    /** A row read "in place" from arrays: values written one by one through the writer. */
+    /**
+     * A row read "in place" from arrays: values written one by one through the writer, text given
+     * as its UTF-8 bytes, as the binlog fetcher gives it (so hash masks take their in-place path).
+     */
     private static final class ArraySourceRow implements SourceRow {
         Object[] before;
         Object[] after;
 
         @Override
         public Object value(boolean afterImage, int column) {
-            return (afterImage ? after : before)[column];
+            Object value = (afterImage ? after : before)[column];
+            return value instanceof String text ? text.getBytes(StandardCharsets.UTF_8) : value;
         }
 
         @Override

@@ -232,6 +232,16 @@ class RowTransformerTest {
         return transformer;
     }
 
+    @Test
+    void shouldSpellEveryDigitOfTheHashAsLowercaseHex() throws Exception {
+        // The hex digits are computed a word at a time: every nibble value at every position.
+        Masking.Hash salted = new Masking.Hash("salt");
+        for (int i = 0; i < 2_000; i++) {
+            String value = "value-" + i;
+            assertThat(salted.mask(value)).isEqualTo(sha256Hex("salt" + value));
+        }
+    }
+
     private static String sha256Hex(String text) throws Exception {
         return java.util.HexFormat.of()
                 .formatHex(
