@@ -42,14 +42,21 @@ final class StoredBytes {
                             | (b[at + 5] & 0xFFL) << 40
                             | (b[at + 6] & 0xFFL) << 48
                             | (b[at + 7] & 0xFFL) << 56;
-            default -> {
-                long value = 0;
-                for (int i = bytes - 1; i >= 0; i--) {
-                    value = (value << 8) | (b[at + i] & 0xFF);
-                }
-                yield value;
-            }
+            default -> littleEndianLoop(b, at, bytes);
         };
+    }
+
+    /**
+     * {@link #littleEndian} for the widths it does not spell out (5..7 bytes), apart so that
+     * littleEndian stays within C2's inlining limit for hot methods (325 bytes of bytecode): with
+     * the loop inside it was 327, and every caller paid a call per integer read.
+     */
+    private static long littleEndianLoop(byte[] b, int at, int bytes) {
+        long value = 0;
+        for (int i = bytes - 1; i >= 0; i--) {
+            value = (value << 8) | (b[at + i] & 0xFF);
+        }
+        return value;
     }
 
     /** An unsigned big-endian integer of 0..8 bytes. */
