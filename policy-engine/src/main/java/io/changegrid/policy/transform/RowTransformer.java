@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * A {@link TransformSpec} bound to one table schema version: the output schema and, per output
@@ -53,20 +54,11 @@ public final class RowTransformer {
         }
         this.writtenFrom = new int[output.columnCount()];
         Arrays.fill(writtenFrom, -1);
-        int masked = 0;
         for (int i = 0; i < sourceIndex.length; i++) {
-            if (masking[i] == null) {
-                writtenFrom[i] = sourceIndex[i];
-            } else {
-                masked++;
-            }
+            writtenFrom[i] = masking[i] == null ? sourceIndex[i] : -1;
         }
-        this.maskedOutputs = new int[masked];
-        for (int i = 0, m = 0; i < sourceIndex.length; i++) {
-            if (masking[i] != null) {
-                maskedOutputs[m++] = i;
-            }
-        }
+        this.maskedOutputs =
+                IntStream.range(0, masking.length).filter(i -> masking[i] != null).toArray();
         this.identity = output.equals(source);
     }
 
