@@ -19,4 +19,34 @@ public interface SourceRow extends RowImages {
      * @throws IllegalArgumentException naming table and column if the value cannot be read
      */
     Object value(boolean after, int column);
+
+    /**
+     * Where the bytes that {@link #value} gives as a {@code byte[]} lie in {@link #valueBytes()},
+     * for a caller that only reads them (hashes, compares) before the next row: no copy per value.
+     * {@code offset << 32 | length}, or -1 where {@code value} gives anything else (NULL, a value
+     * it decodes) or the source keeps no such bytes.
+     */
+    default long valueSpan(boolean after, int column) {
+        return -1;
+    }
+
+    /** The array every {@link #valueSpan} of the current row points into. */
+    default byte[] valueBytes() {
+        throw new UnsupportedOperationException("this source row gives no value spans");
+    }
+
+    /** The offset in {@link #valueBytes()} of a {@link #valueSpan}. */
+    static int spanOffset(long span) {
+        return (int) (span >>> 32);
+    }
+
+    /** The length of a {@link #valueSpan}. */
+    static int spanLength(long span) {
+        return (int) span;
+    }
+
+    /** A {@link #valueSpan} of {@code length} bytes at {@code offset}. */
+    static long span(int offset, int length) {
+        return (long) offset << 32 | length & 0xFFFF_FFFFL;
+    }
 }

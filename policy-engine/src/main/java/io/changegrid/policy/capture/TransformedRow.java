@@ -3,6 +3,7 @@ package io.changegrid.policy.capture;
 import io.changegrid.events.frame.RowImageWriter;
 import io.changegrid.events.frame.RowImages;
 import io.changegrid.policy.transform.RowTransformer;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -24,8 +25,13 @@ final class TransformedRow implements RowImages {
     private Object[] computedBefore = new Object[16];
     private Object[] computedAfter = new Object[16];
 
-    /** The before image's source values of the masked columns, by output column. */
+    /**
+     * The before image's source values of the masked columns, by output column, where they were
+     * read as values; else their {@link SourceRow#valueSpan spans} (-1 where read as values).
+     */
     private Object[] maskedBefore = new Object[16];
+
+    private long[] maskedBeforeSpan = new long[16];
 
     /**
      * The last mask computed per image and output column, which the next row's mask is written over
@@ -58,6 +64,7 @@ final class TransformedRow implements RowImages {
             computedBefore = new Object[columns];
             computedAfter = new Object[columns];
             maskedBefore = new Object[columns];
+            maskedBeforeSpan = new long[columns];
             lastMaskBefore = new Object[columns];
             lastMaskAfter = new Object[columns];
         }
@@ -87,21 +94,40 @@ final class TransformedRow implements RowImages {
         // last one, so row after row the arrays keep the same objects.
         Object[] lastMask = after ? lastMaskAfter : lastMaskBefore;
         for (int i : transformer.maskedOutputs()) {
-            Object value = source.value(after, transformer.sourceColumn(i));
+            int column = transformer.sourceColumn(i);
+            // Text is masked from its bytes where the source row holds them, not from a copy.
+            long span = transformer.masksText(i) ? source.valueSpan(after, column) : -1;
             Object mask;
-            if (reuseBefore && Objects.deepEquals(value, maskedBefore[i])) {
-                mask = computedBefore[i];
+            if (span >= 0) {
+                mask =
+                        reuseBefore && sameBytes(span, maskedBeforeSpan[i])
+                                ? computedBefore[i]
+                                : remember(
+                                        lastMask,
+                                        i,
+                                        transformer.maskedText(
+                                                i,
+                                                source.valueBytes(),
+                                                SourceRow.spanOffset(span),
+                                                SourceRow.spanLength(span),
+                                                lastMask[i]));
             } else {
-                mask = transformer.kept(i, value, lastMask[i]);
-                if (mask != null && mask != lastMask[i]) {
-                    lastMask[i] = mask;
+                Object value = source.value(after, column);
+                mask =
+                        reuseBefore
+                                        && maskedBeforeSpan[i] < 0
+                                        && Objects.deepEquals(value, maskedBefore[i])
+                                ? computedBefore[i]
+                                : remember(lastMask, i, transformer.kept(i, value, lastMask[i]));
+                if (!after) {
+                    maskedBefore[i] = value;
                 }
+            }
+            if (!after) {
+                maskedBeforeSpan[i] = span;
             }
             if (computed[i] != mask) {
                 computed[i] = mask;
-            }
-            if (!after) {
-                maskedBefore[i] = value;
             }
         }
         int columns = writtenFrom.length;
@@ -111,6 +137,31 @@ final class TransformedRow implements RowImages {
                 computed[i] = value;
             }
         }
+    }
+
+    /** Keeps a new mask as the one the column's next is written over; returns it. */
+    private static Object remember(Object[] lastMask, int column, Object mask) {
+        if (mask != null && mask != lastMask[column]) {
+            lastMask[column] = mask;
+        }
+        return mask;
+    }
+
+    /** Whether a value span of this row holds the same bytes as the before image's span. */
+    private boolean sameBytes(long span, long beforeSpan) {
+        if (beforeSpan < 0) {
+            return false;
+        }
+        byte[] bytes = source.valueBytes();
+        int from = SourceRow.spanOffset(span);
+        int beforeFrom = SourceRow.spanOffset(beforeSpan);
+        return Arrays.equals(
+                bytes,
+                from,
+                from + SourceRow.spanLength(span),
+                bytes,
+                beforeFrom,
+                beforeFrom + SourceRow.spanLength(beforeSpan));
     }
 
     @Override

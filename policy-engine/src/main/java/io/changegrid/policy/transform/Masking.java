@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 
 /**
  * How a masked column's value is replaced. Every masking produces a new string computed from the
@@ -38,6 +39,14 @@ public sealed interface Masking {
     }
 
     /**
+     * {@link #maskUtf8(byte[], byte[])} of the text in {@code utf8[offset, offset + length)}, read
+     * where it lies: for a caller that reads rows in place, no copy of the value.
+     */
+    default byte[] maskUtf8(byte[] utf8, int offset, int length, byte[] previous) {
+        return maskUtf8(Arrays.copyOfRange(utf8, offset, offset + length), previous);
+    }
+
+    /**
      * Lowercase hex SHA-256 of {@code salt} followed by the value's UTF-8 text. Masking runs on the
      * fetcher thread for every masked cell, so each thread keeps one digest and its scratch arrays:
      * a digest per value (or a clone of a pre-salted one, which copies the digest's whole state)
@@ -58,26 +67,29 @@ public sealed interface Masking {
 
         @Override
         public String mask(Object value) {
-            byte[] hex =
-                    hashers.get()
-                            .hex(
-                                    ValueText.of(value).getBytes(StandardCharsets.UTF_8),
-                                    new byte[HEX_LENGTH]);
+            byte[] hex = maskUtf8(ValueText.of(value).getBytes(StandardCharsets.UTF_8));
             return new String(hex, StandardCharsets.US_ASCII);
         }
 
         /** Hashes the bytes as they came: decoding to a string would only encode them again. */
         @Override
         public byte[] maskUtf8(byte[] utf8) {
-            return hashers.get().hex(utf8, new byte[HEX_LENGTH]);
+            return maskUtf8(utf8, null);
         }
 
         /** Every hash has the same length, so {@code previous} always takes the next one. */
         @Override
         public byte[] maskUtf8(byte[] utf8, byte[] previous) {
+            return maskUtf8(utf8, 0, utf8.length, previous);
+        }
+
+        @Override
+        public byte[] maskUtf8(byte[] utf8, int offset, int length, byte[] previous) {
             return hashers.get()
                     .hex(
                             utf8,
+                            offset,
+                            length,
                             previous != null && previous.length == HEX_LENGTH
                                     ? previous
                                     : new byte[HEX_LENGTH]);
@@ -90,8 +102,15 @@ public sealed interface Masking {
             private static final VarHandle LONG =
                     MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
+            /** Value bytes that are hashed in one update with the salt before them. */
+            private static final int SHORT_VALUE = 128;
+
             private final MessageDigest digest;
-            private final byte[] salt;
+            private final int saltLength;
+
+            /** The salt, then room for a short value: one digest update for both. */
+            private final byte[] salted;
+
             private final byte[] hash;
 
             Hasher(byte[] salt) {
@@ -100,17 +119,25 @@ public sealed interface Masking {
                 } catch (NoSuchAlgorithmException e) {
                     throw new IllegalStateException("every Java runtime has SHA-256", e);
                 }
-                this.salt = salt;
+                this.saltLength = salt.length;
+                this.salted = Arrays.copyOf(salt, salt.length + SHORT_VALUE);
                 this.hash = new byte[digest.getDigestLength()];
             }
 
             /**
              * The hex digest of salt + text as ASCII (= UTF-8) bytes, written into {@code hex}
-             * ({@link #HEX_LENGTH} long) and returned; the digest is reset by completing it.
+             * ({@link #HEX_LENGTH} long) and returned; the digest is reset by completing it. A
+             * short value is copied behind the salt and hashed with it in one update: each update
+             * costs the digest as much bookkeeping as copying the value does.
              */
-            byte[] hex(byte[] utf8, byte[] hex) {
-                digest.update(salt);
-                digest.update(utf8);
+            byte[] hex(byte[] utf8, int offset, int length, byte[] hex) {
+                if (length <= SHORT_VALUE) {
+                    System.arraycopy(utf8, offset, salted, saltLength, length);
+                    digest.update(salted, 0, saltLength + length);
+                } else {
+                    digest.update(salted, 0, saltLength);
+                    digest.update(utf8, offset, length);
+                }
                 try {
                     digest.digest(hash, 0, hash.length);
                 } catch (DigestException e) {

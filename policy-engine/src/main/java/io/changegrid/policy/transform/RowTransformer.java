@@ -237,6 +237,24 @@ public final class RowTransformer {
     }
 
     /**
+     * Whether kept output column {@code output} masks a text column, whose UTF-8 bytes {@link
+     * #maskedText} can mask where they lie.
+     */
+    public boolean masksText(int output) {
+        return masking[output] != null && sourceText[output];
+    }
+
+    /**
+     * {@link #kept(int, Object, Object)} of a text value given as the UTF-8 bytes {@code
+     * utf8[offset, offset + length)}, for a column that {@link #masksText masks text}: the same
+     * mask, hashed from the bytes where they lie.
+     */
+    public byte[] maskedText(int output, byte[] utf8, int offset, int length, Object previous) {
+        return masking[output].maskUtf8(
+                utf8, offset, length, previous instanceof byte[] b ? b : null);
+    }
+
+    /**
      * The value of added output column {@code output} ({@code >= keptColumns()}) for one image, as
      * {@link #row} writes it.
      */

@@ -9,11 +9,13 @@ import io.changegrid.events.schema.Column;
 import io.changegrid.events.schema.SchemaRegistry;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.ValueType;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A route with policies writes the same frames from a row read in place ({@link SourceRow}: values
@@ -48,8 +50,10 @@ class TransactionWriterInPlaceTest {
                             new Column("score", ValueType.FLOAT64, "double", true, 0)),
                     List.of("id", "ssn"));
 
-    @Test
-    void shouldWriteTheSameFramesInPlaceAsFromValuesWhenThePolicyFiltersAndTransforms() {
+    @ParameterizedTest(name = "text where it lies: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldWriteTheSameFramesInPlaceAsFromValuesWhenThePolicyFiltersAndTransforms(
+            boolean spans) {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         TableRoute route = chainRoute();
@@ -57,7 +61,7 @@ class TransactionWriterInPlaceTest {
         assertThat(route.passesEverything()).isFalse();
         TransactionWriter fromValues = new TransactionWriter(4, 1024);
         TransactionWriter inPlace = new TransactionWriter(4, 1024);
-        ArraySourceRow row = new ArraySourceRow();
+        ArraySourceRow row = new ArraySourceRow(spans);
 
         int published = 0;
         for (int transaction = 0; transaction < 200; transaction++) {
@@ -67,8 +71,7 @@ class TransactionWriterInPlaceTest {
                 Operation op = Operation.values()[random.nextInt(3)];
                 Object[] before = op == Operation.INSERT ? null : randomRow(random);
                 Object[] after = op == Operation.DELETE ? null : randomRow(random);
-                row.before = before;
-                row.after = after;
+                row.set(before, after);
                 boolean want =
                         fromValues.appendRow(
                                 route,
@@ -92,8 +95,9 @@ class TransactionWriterInPlaceTest {
         assertThat(published).as("some rows pass, seed=" + seed).isGreaterThan(100);
     }
 
-    @Test
-    void shouldMaskAnUpdatesUnchangedValueOnceAndAChangedOneAgain() {
+    @ParameterizedTest(name = "text where it lies: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldMaskAnUpdatesUnchangedValueOnceAndAChangedOneAgain(boolean spans) {
         TableRoute route = chainRoute();
         Object[] before = {1L, 5L, "ssn-1", "ann", null, "note", 1.5};
         Object[][] afters = {
@@ -103,12 +107,11 @@ class TransactionWriterInPlaceTest {
         };
         TransactionWriter fromValues = new TransactionWriter(4, 1024);
         TransactionWriter inPlace = new TransactionWriter(4, 1024);
-        ArraySourceRow row = new ArraySourceRow();
+        ArraySourceRow row = new ArraySourceRow(spans);
         fromValues.open(7, 70, "0-1-7");
         inPlace.open(7, 70, "0-1-7");
         for (Object[] after : afters) {
-            row.before = before;
-            row.after = after;
+            row.set(before, after);
             assertThat(fromValues.appendRow(route, Operation.UPDATE, before.clone(), after.clone()))
                     .isTrue();
             assertThat(inPlace.appendRow(route, Operation.UPDATE, row)).isTrue();
@@ -145,16 +148,62 @@ class TransactionWriterInPlaceTest {
 
     /**
      * A row read "in place" from arrays: values written one by one through the writer, text given
-     * as its UTF-8 bytes, as the binlog fetcher gives it (so hash masks take their in-place path).
+     * as its UTF-8 bytes, as the binlog fetcher gives it (so hash masks take their in-place path);
+     * with {@code spans}, the bytes of both images also laid out in one array, as a rows event
+     * holds them, and given as {@link SourceRow#valueSpan spans} into it.
      */
     private static final class ArraySourceRow implements SourceRow {
-        Object[] before;
-        Object[] after;
+        private final boolean spans;
+        private Object[] before;
+        private Object[] after;
+        private long[] beforeSpans;
+        private long[] afterSpans;
+        private byte[] bytes;
+
+        ArraySourceRow(boolean spans) {
+            this.spans = spans;
+        }
+
+        void set(Object[] before, Object[] after) {
+            this.before = before;
+            this.after = after;
+            ByteArrayOutputStream laidOut = new ByteArrayOutputStream();
+            laidOut.write('#'); // no value starts at 0, as in a rows event
+            beforeSpans = layOut(false, laidOut);
+            afterSpans = layOut(true, laidOut);
+            bytes = laidOut.toByteArray();
+        }
+
+        private long[] layOut(boolean afterImage, ByteArrayOutputStream laidOut) {
+            Object[] image = afterImage ? after : before;
+            if (image == null) {
+                return null;
+            }
+            long[] at = new long[image.length];
+            for (int column = 0; column < image.length; column++) {
+                at[column] = -1;
+                if (value(afterImage, column) instanceof byte[] value) {
+                    at[column] = SourceRow.span(laidOut.size(), value.length);
+                    laidOut.writeBytes(value);
+                }
+            }
+            return at;
+        }
 
         @Override
         public Object value(boolean afterImage, int column) {
             Object value = (afterImage ? after : before)[column];
             return value instanceof String text ? text.getBytes(StandardCharsets.UTF_8) : value;
+        }
+
+        @Override
+        public long valueSpan(boolean afterImage, int column) {
+            return spans ? (afterImage ? afterSpans : beforeSpans)[column] : -1;
+        }
+
+        @Override
+        public byte[] valueBytes() {
+            return bytes;
         }
 
         @Override

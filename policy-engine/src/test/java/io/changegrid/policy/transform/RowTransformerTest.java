@@ -242,6 +242,28 @@ class RowTransformerTest {
         }
     }
 
+    @Test
+    void shouldMaskTextWhereItLiesAsItsCopy() throws Exception {
+        // Short values are hashed behind the salt in one update, long ones in two: both the text's.
+        Masking.Hash salted = new Masking.Hash("salt");
+        for (int length : new int[] {0, 1, 55, 127, 128, 129, 1_000}) {
+            String text = "é".repeat(length / 2) + "x".repeat(length % 2);
+            byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] around = new byte[utf8.length + 7];
+            Arrays.fill(around, (byte) '!');
+            System.arraycopy(utf8, 0, around, 3, utf8.length);
+            byte[] previous = salted.maskUtf8(new byte[] {'a'});
+
+            byte[] mask = salted.maskUtf8(around, 3, utf8.length, previous);
+
+            assertThat(mask).as("length %d", utf8.length).isSameAs(previous);
+            assertThat(new String(mask, java.nio.charset.StandardCharsets.US_ASCII))
+                    .isEqualTo(sha256Hex("salt" + text));
+            assertThat(new Masking.Truncate(1).maskUtf8(around, 3, utf8.length, null))
+                    .isEqualTo(new Masking.Truncate(1).maskUtf8(utf8));
+        }
+    }
+
     private static String sha256Hex(String text) throws Exception {
         return java.util.HexFormat.of()
                 .formatHex(

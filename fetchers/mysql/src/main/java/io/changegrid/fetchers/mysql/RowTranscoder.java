@@ -220,6 +220,23 @@ final class RowTranscoder implements SourceRow {
         return at < 0 ? null : value(column, rows.bytes(), at);
     }
 
+    /** The span of a text or binary value, whose bytes {@link #value} copies. */
+    @Override
+    public long valueSpan(boolean after, int column) {
+        int at = (after ? afterAt : beforeAt)[column];
+        if (at < 0 || writes[column] != Write.BYTES) {
+            return -1;
+        }
+        int prefix = prefixes[column];
+        return SourceRow.span(
+                at + prefix, (int) StoredBytes.littleEndian(rows.bytes(), at, prefix));
+    }
+
+    @Override
+    public byte[] valueBytes() {
+        return rows.bytes();
+    }
+
     /**
      * The values of the image last read as before ({@code after == false}) or after image, as
      * {@link RowConverter#convert} gives them from the library's cells, for routes whose policies
