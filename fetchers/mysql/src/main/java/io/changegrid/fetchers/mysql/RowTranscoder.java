@@ -1,12 +1,11 @@
 package io.changegrid.fetchers.mysql;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
-import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.changegrid.events.frame.RowImageWriter;
 import io.changegrid.events.schema.TableSchema;
 import io.changegrid.events.value.SqlDate;
 import io.changegrid.events.value.SqlDateTime;
-import io.changegrid.events.value.ValueType;
+import io.changegrid.fetchers.mysql.RowLayout.Write;
 import io.changegrid.policy.capture.SourceRow;
 import java.io.IOException;
 import java.io.Serializable;
@@ -38,64 +37,33 @@ import java.util.Arrays;
  */
 final class RowTranscoder implements SourceRow {
 
-    /** How a column's value is written. */
-    private enum Write {
-        SIGNED,
-        UNSIGNED,
-        UINT64,
-        FLOAT32,
-        FLOAT64,
-        DECIMAL,
-        DATE,
-        DATETIME2,
-        TIMESTAMP2,
-        BYTES,
-        PADDED_BYTES,
-        /** Decoded by the library and converted: the types not read in place. */
-        CELL
-    }
-
     private final RowConverter converter;
     private final TableSchema schema;
+
+    // The layout's arrays, read per value: fields of this class, one load from the reader.
     private final Write[] writes;
-
-    /**
-     * The binlog type after resolving STRING's real type from its metadata, as the library does.
-     */
-    private final ColumnType[] types;
-
     private final int[] metas;
-    private final int[] lengths;
-
-    /** The size of a fixed-size value, or -1. */
     private final int[] fixedSizes;
-
-    /** The bytes of a variable value's little-endian length prefix. */
     private final int[] prefixes;
 
+    private final RowLayout layout;
     private final int[] beforeAt;
     private final int[] afterAt;
     private final CellReader cells;
     private BinlogRows rows;
 
-    private RowTranscoder(RowConverter converter, TableMapEventData map, CellReader cells) {
+    private RowTranscoder(RowConverter converter, RowLayout layout, CellReader cells) {
         this.converter = converter;
+        this.layout = layout;
         this.cells = cells;
         this.schema = converter.schema();
-        int count = schema.columnCount();
-        writes = new Write[count];
-        types = new ColumnType[count];
-        metas = new int[count];
-        lengths = new int[count];
-        fixedSizes = new int[count];
-        prefixes = new int[count];
+        this.writes = layout.writes;
+        this.metas = layout.metas;
+        this.fixedSizes = layout.fixedSizes;
+        this.prefixes = layout.prefixes;
+        int count = writes.length;
         beforeAt = new int[count];
         afterAt = new int[count];
-        byte[] codes = map.getColumnTypes();
-        int[] metadata = map.getColumnMetadata();
-        for (int i = 0; i < count; i++) {
-            plan(i, codes[i] & 0xFF, metadata[i]);
-        }
     }
 
     /**
@@ -105,19 +73,8 @@ final class RowTranscoder implements SourceRow {
      * @param cells reads the columns not read in place, on the thread that reads the rows
      */
     static RowTranscoder of(RowConverter converter, TableMapEventData map, CellReader cells) {
-        byte[] codes = map.getColumnTypes();
-        int[] metadata = map.getColumnMetadata();
-        if (codes.length != converter.schema().columnCount()
-                || metadata == null
-                || metadata.length != codes.length) {
-            return null;
-        }
-        for (int i = 0; i < codes.length; i++) {
-            if (sizingOf(codes[i] & 0xFF, metadata[i]) == null) {
-                return null;
-            }
-        }
-        return new RowTranscoder(converter, map, cells);
+        RowLayout layout = RowLayout.of(converter, map);
+        return layout == null ? null : new RowTranscoder(converter, layout, cells);
     }
 
     /** Whether a rows event's images include every column, as this transcoder needs. */
@@ -159,55 +116,71 @@ final class RowTranscoder implements SourceRow {
         return (after ? afterAt : beforeAt)[column] < 0;
     }
 
+    /**
+     * Kept under C2's size limit for inlining a hot method ({@code FreqInlineSize}, 325 bytes of
+     * bytecode; this is 311), as it is called for every column written: the longer cases are
+     * methods of their own. At 456 bytes every column written was a call.
+     */
     @Override
     public void write(RowImageWriter out, boolean after, int column) {
         byte[] b = rows.bytes();
         int at = (after ? afterAt : beforeAt)[column];
         switch (writes[column]) {
-            case SIGNED -> {
-                int shift = 64 - 8 * fixedSizes[column];
-                out.putInt64(
-                        (StoredBytes.littleEndian(b, at, fixedSizes[column]) << shift) >> shift);
-            }
+            case SIGNED -> out.putInt64(signed(b, at, column));
             case UNSIGNED -> out.putInt64(StoredBytes.littleEndian(b, at, fixedSizes[column]));
             case UINT64 -> out.putUInt64Bits(StoredBytes.littleEndian(b, at, 8));
             case FLOAT32 -> out.putFloat32Bits((int) StoredBytes.littleEndian(b, at, 4));
             case FLOAT64 -> out.putFloat64Bits(StoredBytes.littleEndian(b, at, 8));
-            case DECIMAL ->
-                    out.putDecimal(
-                            StoredBytes.unscaledDecimal(b, at, metas[column]), metas[column] >> 8);
-            case DATE -> {
-                int packed = (int) StoredBytes.littleEndian(b, at, 3);
-                out.putDate(packed >>> 9, (packed >>> 5) & 0x0F, packed & 0x1F);
-            }
-            case DATETIME2 -> {
-                long stored = StoredBytes.bigEndian(b, at, 5);
-                int date = TemporalCells.dateTimeV2Date(stored);
-                out.putDateTime(
-                        date >>> 9,
-                        (date >>> 5) & 0x0F,
-                        date & 0x1F,
-                        TemporalCells.dateTimeV2NanoOfDay(
-                                stored, fractionMicros(b, at + 5, column)));
-            }
-            case TIMESTAMP2 ->
-                    out.putTimestamp(
-                            StoredBytes.bigEndian(b, at, 4),
-                            (int) (fractionMicros(b, at + 4, column) * 1_000L));
+            case DECIMAL -> writeDecimal(out, b, at, metas[column]);
+            case DATE -> writeDate(out, (int) StoredBytes.littleEndian(b, at, 3));
+            case DATETIME2 -> writeDateTime(out, b, at, column);
+            case TIMESTAMP2 -> writeTimestamp(out, b, at, column);
             case BYTES -> {
                 int prefix = prefixes[column];
                 out.putBytes(b, at + prefix, (int) StoredBytes.littleEndian(b, at, prefix));
             }
-            case PADDED_BYTES -> {
-                int prefix = prefixes[column];
-                out.putPaddedBytes(
-                        b,
-                        at + prefix,
-                        (int) StoredBytes.littleEndian(b, at, prefix),
-                        converter.width(column));
-            }
+            case PADDED_BYTES -> writePadded(out, b, at, column);
             case CELL -> out.putValue(converter.convertCell(column, cell(column, at)));
         }
+    }
+
+    /** A signed integer of the column's size, sign-extended. */
+    private long signed(byte[] b, int at, int column) {
+        int shift = 64 - 8 * fixedSizes[column];
+        return (StoredBytes.littleEndian(b, at, fixedSizes[column]) << shift) >> shift;
+    }
+
+    private static void writeDecimal(RowImageWriter out, byte[] b, int at, int meta) {
+        out.putDecimal(StoredBytes.unscaledDecimal(b, at, meta), meta >> 8);
+    }
+
+    private static void writeDate(RowImageWriter out, int packed) {
+        out.putDate(packed >>> 9, (packed >>> 5) & 0x0F, packed & 0x1F);
+    }
+
+    private void writeDateTime(RowImageWriter out, byte[] b, int at, int column) {
+        long stored = StoredBytes.bigEndian(b, at, 5);
+        int date = TemporalCells.dateTimeV2Date(stored);
+        out.putDateTime(
+                date >>> 9,
+                (date >>> 5) & 0x0F,
+                date & 0x1F,
+                TemporalCells.dateTimeV2NanoOfDay(stored, fractionMicros(b, at + 5, column)));
+    }
+
+    private void writeTimestamp(RowImageWriter out, byte[] b, int at, int column) {
+        out.putTimestamp(
+                StoredBytes.bigEndian(b, at, 4),
+                (int) (fractionMicros(b, at + 4, column) * 1_000L));
+    }
+
+    private void writePadded(RowImageWriter out, byte[] b, int at, int column) {
+        int prefix = prefixes[column];
+        out.putPaddedBytes(
+                b,
+                at + prefix,
+                (int) StoredBytes.littleEndian(b, at, prefix),
+                converter.width(column));
     }
 
     /**
@@ -258,10 +231,7 @@ final class RowTranscoder implements SourceRow {
 
     private Object value(int column, byte[] b, int at) {
         return switch (writes[column]) {
-            case SIGNED -> {
-                int shift = 64 - 8 * fixedSizes[column];
-                yield (StoredBytes.littleEndian(b, at, fixedSizes[column]) << shift) >> shift;
-            }
+            case SIGNED -> signed(b, at, column);
             case UNSIGNED -> StoredBytes.littleEndian(b, at, fixedSizes[column]);
             case UINT64 -> StoredBytes.littleEndian(b, at, 8);
             case FLOAT32 -> Float.intBitsToFloat((int) StoredBytes.littleEndian(b, at, 4));
@@ -333,9 +303,9 @@ final class RowTranscoder implements SourceRow {
         try {
             Serializable cell =
                     cells.cell(
-                            types[column],
+                            layout.types[column],
                             metas[column],
-                            lengths[column],
+                            layout.lengths[column],
                             rows.bytes(),
                             at,
                             rows.length());
@@ -404,137 +374,5 @@ final class RowTranscoder implements SourceRow {
                         + needed
                         + ", eventBytes="
                         + end);
-    }
-
-    private void plan(int i, int code, int meta) {
-        ColumnType type = resolve(code, meta);
-        types[i] = type;
-        metas[i] = meta;
-        lengths[i] = stringLength(code, meta);
-        int[] sizing = sizingOf(code, meta);
-        fixedSizes[i] = sizing[0];
-        prefixes[i] = sizing[1];
-        writes[i] = write(i, type, meta);
-    }
-
-    private Write write(int i, ColumnType type, int meta) {
-        ValueType valueType = schema.column(i).type();
-        Write write =
-                switch (converter.kind(i)) {
-                    case SIGNED ->
-                            switch (type) {
-                                case TINY, SHORT, INT24, LONG, LONGLONG -> Write.SIGNED;
-                                default -> Write.CELL;
-                            };
-                    case UNSIGNED_8 -> type == ColumnType.TINY ? Write.UNSIGNED : Write.CELL;
-                    case UNSIGNED_16 -> type == ColumnType.SHORT ? Write.UNSIGNED : Write.CELL;
-                    case UNSIGNED_24 -> type == ColumnType.INT24 ? Write.UNSIGNED : Write.CELL;
-                    case UNSIGNED_32 -> type == ColumnType.LONG ? Write.UNSIGNED : Write.CELL;
-                    case UNSIGNED_64 -> type == ColumnType.LONGLONG ? Write.UINT64 : Write.CELL;
-                    case AS_IS ->
-                            switch (type) {
-                                case FLOAT -> Write.FLOAT32;
-                                case DOUBLE -> Write.FLOAT64;
-                                case NEWDECIMAL -> (meta & 0xFF) <= 18 ? Write.DECIMAL : Write.CELL;
-                                case DATE -> Write.DATE;
-                                case DATETIME_V2 -> Write.DATETIME2;
-                                case TIMESTAMP_V2 -> Write.TIMESTAMP2;
-                                default -> Write.CELL;
-                            };
-                    case UTF8_TEXT, BYTES ->
-                            switch (type) {
-                                case VARCHAR, VAR_STRING, STRING, BLOB -> Write.BYTES;
-                                default -> Write.CELL;
-                            };
-                    case BINARY_FIXED ->
-                            type == ColumnType.STRING ? Write.PADDED_BYTES : Write.CELL;
-                    default -> Write.CELL;
-                };
-        if (converter.compressed(i) || !fits(write, valueType)) {
-            return Write.CELL;
-        }
-        return write;
-    }
-
-    /** Whether the column's value type is the one {@code write} produces; else the cell path. */
-    private static boolean fits(Write write, ValueType type) {
-        return switch (write) {
-            case SIGNED, UNSIGNED -> type == ValueType.INT64;
-            case UINT64 -> type == ValueType.UINT64;
-            case FLOAT32 -> type == ValueType.FLOAT32;
-            case FLOAT64 -> type == ValueType.FLOAT64;
-            case DECIMAL -> type == ValueType.DECIMAL;
-            case DATE -> type == ValueType.DATE;
-            case DATETIME2 -> type == ValueType.DATETIME;
-            case TIMESTAMP2 -> type == ValueType.TIMESTAMP;
-            case BYTES -> type == ValueType.STRING || type == ValueType.BYTES;
-            case PADDED_BYTES -> type == ValueType.BYTES;
-            case CELL -> true;
-        };
-    }
-
-    /** STRING's real type from its metadata (mysql's log_event_print_value), else the code's. */
-    private static ColumnType resolve(int code, int meta) {
-        if (code == ColumnType.STRING.getCode() && meta >= 256) {
-            int meta0 = meta >> 8;
-            if ((meta0 & 0x30) != 0x30) {
-                code = meta0 | 0x30;
-            } else if (meta0 == ColumnType.ENUM.getCode() || meta0 == ColumnType.SET.getCode()) {
-                code = meta0;
-            }
-        }
-        return ColumnType.byCode(code);
-    }
-
-    /** The length STRING's metadata gives (CHAR's bytes, ENUM's and SET's storage), else 0. */
-    private static int stringLength(int code, int meta) {
-        if (code != ColumnType.STRING.getCode()) {
-            return 0;
-        }
-        if (meta < 256) {
-            return meta;
-        }
-        int meta0 = meta >> 8;
-        int meta1 = meta & 0xFF;
-        return (meta0 & 0x30) != 0x30 ? meta1 | (((meta0 & 0x30) ^ 0x30) << 4) : meta1;
-    }
-
-    /**
-     * {fixed size or -1, length prefix bytes} of a value of {@code type}, or null for a type whose
-     * size is not known here. The sizes are the library's readers'.
-     */
-    private static int[] sizing(ColumnType type, int meta) {
-        if (type == null) {
-            return null;
-        }
-        return switch (type) {
-            case TINY, YEAR -> new int[] {1, 0};
-            case SHORT -> new int[] {2, 0};
-            case INT24, DATE, TIME -> new int[] {3, 0};
-            case LONG, FLOAT, TIMESTAMP -> new int[] {4, 0};
-            case LONGLONG, DOUBLE, DATETIME -> new int[] {8, 0};
-            case TIME_V2 -> new int[] {3 + (meta + 1) / 2, 0};
-            case DATETIME_V2 -> new int[] {5 + (meta + 1) / 2, 0};
-            case TIMESTAMP_V2 -> new int[] {4 + (meta + 1) / 2, 0};
-            case NEWDECIMAL -> new int[] {StoredBytes.decimalSize(meta & 0xFF, meta >> 8), 0};
-            case BIT -> new int[] {((meta >> 8) * 8 + (meta & 0xFF) + 7) / 8, 0};
-            case VARCHAR, VAR_STRING -> new int[] {-1, meta < 256 ? 1 : 2};
-            case BLOB, GEOMETRY, JSON, VECTOR ->
-                    meta >= 1 && meta <= 4 ? new int[] {-1, meta} : null;
-            default -> null;
-        };
-    }
-
-    /** The sizing of a column whose STRING metadata says its real type (CHAR, ENUM, SET). */
-    private static int[] sizingOf(int code, int meta) {
-        ColumnType type = resolve(code, meta);
-        if (code == ColumnType.STRING.getCode()) {
-            int length = stringLength(code, meta);
-            if (type == ColumnType.ENUM || type == ColumnType.SET) {
-                return new int[] {length, 0};
-            }
-            return new int[] {-1, length < 256 ? 1 : 2};
-        }
-        return sizing(type, meta);
     }
 }
