@@ -33,7 +33,7 @@ final class FetchPipeline implements BinaryLogClient.EventListener {
      * shared with the source the encoder sets the pace, and the client thread parks on a full ring
      * until half of it is free: a longer ring means fewer of those parks, each of which costs the
      * encoder its core for a while when it wakes the client. Stage 1 at 4.8M (docs/benchmarks.md):
-     * 1,024 read 10-15 % more events a second than 256, pass-through and with policies; 32 read
+     * 1,024 read 8-13 % more events a second than 256, pass-through and with policies; 32 read
      * less.
      */
     static final int CAPACITY = 1024;
